@@ -1,0 +1,118 @@
+/*
+ * gprof_internal.h — data shared by the gprof_*.c files (not installed).
+ *
+ * The analysis keeps gprof's own shapes: an array of symbols in address
+ * order followed by one pseudo symbol per cycle, arcs with per-symbol
+ * parent and child lists in gprof's list order (most recently created
+ * first), and every double computed in gprof's order of operations so
+ * that the printed reports match GNU gprof 2.40 byte for byte.
+ */
+#ifndef CG_GPROF_INTERNAL_H
+#define CG_GPROF_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "callgraph/gprof.h"
+
+#define GP_NONE UINT32_MAX
+
+typedef struct gp_sym {
+	const char *name;     /* raw name; NULL for a cycle pseudo symbol */
+	const char *file;     /* source path or NULL */
+	uint32_t line;
+	uint32_t flags;       /* cg_function_flags */
+	uint64_t addr;
+	cg_fid fid;           /* CG_NO_FUNC for cycle symbols */
+
+	double time;          /* self time in ticks (after the flat tables) */
+	uint64_t ncalls;      /* calls, self-recursive ones removed */
+	uint64_t self_calls;
+	double child_time;
+	double prop_fract, prop_self, prop_child;
+	int print_flag;
+	int top;              /* DFS number; -1 busy, 0 unvisited */
+	uint32_t head;        /* cycle head (symbol index); itself when none */
+	uint32_t next;        /* next cycle member or GP_NONE */
+	uint32_t cycle;       /* cycle number, 0 none */
+	uint32_t index;       /* gprof index number */
+
+	/* Parent/child lists: ranges of the analysis' list arrays. */
+	uint32_t first_child, nchildren;
+	uint32_t first_parent, nparents;
+} gp_sym;
+
+typedef struct gp_arc {
+	uint32_t parent, child;   /* symbol indices */
+	uint64_t count;
+	double time, child_time;
+	const cg_cost *inclusive; /* exact inclusive cost from the model */
+} gp_arc;
+
+/* Symbol membership of one specification table. */
+typedef struct gp_table {
+	uint8_t *in;              /* per symbol: 1 if matched (non-arc tables) */
+	int nonempty;
+	/* Arc tables: pairs of (left side, right side) membership sets. */
+	uint8_t **left, **right;
+	size_t npairs;
+} gp_table;
+
+struct cg_gprof_analysis {
+	const cg_profile *profile;
+	unsigned part;
+	cg_gprof_options opts;    /* copy; specs not kept */
+
+	gp_sym *syms;             /* nsyms symbols then ncycles cycle symbols */
+	uint32_t nsyms, ncycles;
+	uint32_t *sym_of_fid;     /* fid -> symbol or GP_NONE */
+	size_t nfuncs;
+
+	gp_arc *arcs;
+	uint32_t narcs;
+	uint32_t *child_lists;    /* arc indices, by parent symbol */
+	uint32_t *parent_lists;   /* arc indices, by child symbol */
+
+	gp_table tables[CG_GPROF_NTABLES];
+
+	uint32_t *index_order;    /* nsyms + ncycles symbols in index order */
+
+	double hz;                /* ticks per second (0: no histogram) */
+	double total_time;        /* flat profile denominator, ticks */
+	double print_time;        /* call graph denominator, ticks */
+	double scale;             /* histogram scale (UNITs per bin) */
+	const char *dimension, *dimension_abbrev;
+	int has_histogram, has_arcs;
+
+	char **display;           /* cached demangled names (NULL = raw) */
+	uint8_t *display_done;
+};
+
+/* gprof_sort.c: glibc 2.36 qsort (top-down merge sort), comparison for
+ * comparison; sorts uint32_t items with cmp(ctx, a, b). */
+typedef int (*gp_cmp_fn)(const void *ctx, uint32_t a, uint32_t b);
+int gp_msort(uint32_t *items, size_t n, gp_cmp_fn cmp, const void *ctx);
+
+/* gprof_symspec.c */
+int gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_error *err);
+void gp_tables_free(cg_gprof_analysis *a);
+int gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s);
+/* S passes (INCL, EXCL): in INCL, or INCL empty and not in EXCL. */
+int gp_passes(const cg_gprof_analysis *a, unsigned incl, uint32_t s);
+int gp_arc_passes(const cg_gprof_analysis *a, uint32_t parent, uint32_t child);
+
+/* gprof_cycles.c: DFS numbering, cycle discovery and numbering; fills
+ * top/head/next/cycle of every symbol and appends cycle symbols. */
+int gp_find_cycles(cg_gprof_analysis *a, cg_error *err);
+
+/* gprof_propagate.c: flags, fractions, times, index numbers. */
+int gp_propagate(cg_gprof_analysis *a, cg_error *err);
+
+/* gprof_print.c */
+const char *gp_display_name(const cg_gprof_analysis *a, uint32_t s);
+
+static inline int gp_is_cycle(const cg_gprof_analysis *a, uint32_t s)
+{
+	return s >= a->nsyms;
+}
+
+#endif

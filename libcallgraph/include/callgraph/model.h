@@ -1,0 +1,242 @@
+/*
+ * callgraph/model.h — the profile model of libcallgraph.
+ *
+ * A cg_profile owns everything it holds: one arena, one string table.
+ * Nothing in it points into a reader's buffer, and cg_profile_free()
+ * releases it all in one call.
+ *
+ * Invariants:
+ *  - Events are declared before any cost is stored (cg_profile_add_event
+ *    fails with CG_EUSAGE afterwards).  A cost is a vector of
+ *    cg_profile_event_count() 64-bit integers in the events' units.
+ *  - Functions are numbered 0..n-1 in the order they were added; the
+ *    numbering never changes (transforms build new profiles or mark
+ *    functions, they do not renumber in place).
+ *  - Every profile has at least one part (part 0, created by
+ *    cg_profile_new).  Self costs, arcs and the call tree live in a part;
+ *    functions and events are shared by all parts.
+ *  - Arcs of a part are kept in the order they were first added; adding an
+ *    existing (caller, callee) pair adds to it.
+ *  - Node 0 of every part's call tree is the root: it stands for no
+ *    function (func == CG_NO_FUNC) and carries no cost.
+ *  - Strings returned by the model live as long as the profile.
+ */
+#ifndef CALLGRAPH_MODEL_H
+#define CALLGRAPH_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "callgraph/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int64_t cg_cost;
+typedef uint32_t cg_fid;          /* function index */
+typedef uint32_t cg_nid;          /* call-tree node index within a part */
+#define CG_NO_FUNC ((cg_fid)UINT32_MAX)
+#define CG_NO_NODE ((cg_nid)UINT32_MAX)
+#define CG_MAX_EVENTS 32
+
+typedef struct cg_profile cg_profile;
+
+/* ---- events (cost kinds) ------------------------------------------------ */
+
+typedef struct cg_event {
+	const char *name;        /* short id, no spaces: "samples", "us", "calls", "Ir" */
+	const char *description; /* long name for humans, may equal name */
+	/* Seconds per unit when the event measures time (0.01 for 100 Hz
+	 * samples, 1e-6 for microseconds); 0 when it does not. */
+	double unit_seconds;
+} cg_event;
+
+/* ---- functions ---------------------------------------------------------- */
+
+enum cg_function_flags {
+	CG_FN_HAS_ADDR     = 1u << 0,  /* addr/end are valid */
+	CG_FN_STATIC       = 1u << 1,  /* file-local symbol (gprof prints it with its file) */
+	CG_FN_IS_FUNC      = 1u << 2,  /* ELF STT_FUNC (as opposed to a label) */
+	CG_FN_TRANSPARENT  = 1u << 3,  /* marked noprofile; removed by cg_transparent_apply */
+	CG_FN_SYNTHETIC    = 1u << 4,  /* not real code: <spontaneous>, suspend, garbage_collect */
+	CG_FN_SPONTANEOUS  = 1u << 5   /* the "called from nowhere" pseudo caller */
+};
+
+typedef struct cg_function {
+	const char *name;    /* never NULL, interned */
+	const char *object;  /* executable/library path or Erlang node; NULL unknown */
+	const char *file;    /* source file; NULL unknown */
+	uint32_t line;       /* 0 unknown */
+	uint32_t flags;      /* cg_function_flags */
+	uint64_t addr;       /* first address (CG_FN_HAS_ADDR) */
+	uint64_t end;        /* one past the last address, 0 unknown */
+} cg_function;
+
+/* ---- arcs --------------------------------------------------------------- */
+
+typedef struct cg_arc {
+	cg_fid caller;       /* may be a CG_FN_SPONTANEOUS function */
+	cg_fid callee;
+	uint64_t count;      /* number of calls */
+	/* Inclusive cost of the calls (event vector) or NULL when the input
+	 * does not know it (gmon: gprof derives it by propagation). */
+	cg_cost *inclusive;
+	uint32_t line;       /* call-site line in the caller's file, 0 unknown */
+	uint32_t reserved;
+} cg_arc;
+
+/* ---- call tree (calling-context tree) ------------------------------------ */
+
+typedef struct cg_node {
+	cg_fid func;         /* CG_NO_FUNC for the root */
+	cg_nid parent;       /* CG_NO_NODE for the root */
+	cg_nid first_child;  /* CG_NO_NODE if none */
+	cg_nid next_sibling; /* CG_NO_NODE if none */
+	/* When the node folds recursion it is a link to the ancestor node that
+	 * stands for the same function; calls through it are counted here in
+	 * `calls` but costs live at the ancestor.  CG_NO_NODE otherwise. */
+	cg_nid recursion_target;
+	uint32_t reserved;
+	uint64_t calls;      /* entries from the parent context */
+	uint64_t redos;      /* re-entries by backtracking (redo port) */
+	uint64_t recursive;  /* direct recursive entries folded into this node */
+	cg_cost *self;       /* event vector, never NULL once the node exists */
+} cg_node;
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+CG_EXTERN int cg_profile_new(cg_profile **out);
+CG_EXTERN void cg_profile_free(cg_profile *profile);
+
+/* Copy every string into the profile's string table; returns the interned
+ * copy (equal strings give equal pointers) or NULL on out-of-memory. */
+CG_EXTERN const char *cg_profile_intern(cg_profile *profile, const char *s);
+CG_EXTERN const char *cg_profile_intern_len(cg_profile *profile, const char *s, size_t len);
+
+/* Arena allocation owned by the profile (zeroed, 16-byte aligned). */
+CG_EXTERN void *cg_profile_alloc(cg_profile *profile, size_t size);
+
+/* ---- metadata (key/value, e.g. "cmd", "creator", "executable", "hz") ---- */
+
+CG_EXTERN int cg_profile_set_meta(cg_profile *profile, const char *key, const char *value);
+/* NULL when absent. */
+CG_EXTERN const char *cg_profile_meta(const cg_profile *profile, const char *key);
+CG_EXTERN size_t cg_profile_meta_count(const cg_profile *profile);
+CG_EXTERN void cg_profile_meta_at(const cg_profile *profile, size_t i,
+				  const char **key, const char **value);
+
+/* ---- events ------------------------------------------------------------- */
+
+/* Returns the new event's index (>= 0) or a negative CG_E* code. */
+CG_EXTERN int cg_profile_add_event(cg_profile *profile, const char *name,
+				   const char *description, double unit_seconds);
+CG_EXTERN size_t cg_profile_event_count(const cg_profile *profile);
+CG_EXTERN const cg_event *cg_profile_event(const cg_profile *profile, size_t i);
+/* Index of the event with that name, or -1. */
+CG_EXTERN int cg_profile_find_event(const cg_profile *profile, const char *name);
+
+/* ---- functions ------------------------------------------------------------ */
+
+/* Always adds a new function (strings in `fn` are interned by copy). */
+CG_EXTERN int cg_profile_add_function(cg_profile *profile, const cg_function *fn,
+				      cg_fid *out);
+/* Finds the function with this identity (name, object, file — pointer or
+ * string equality, NULL matching NULL) or adds it. */
+CG_EXTERN int cg_profile_intern_function(cg_profile *profile, const char *name,
+					 const char *object, const char *file,
+					 cg_fid *out);
+CG_EXTERN size_t cg_profile_function_count(const cg_profile *profile);
+/* Borrowed; valid until the next function is added. Readers may update
+ * line/flags/addr through it. */
+CG_EXTERN cg_function *cg_profile_function(const cg_profile *profile, cg_fid f);
+
+/* ---- parts (threads, processes, files) ----------------------------------- */
+
+CG_EXTERN size_t cg_profile_part_count(const cg_profile *profile);
+/* Adds an empty part named `name` ("pid 1234", "<0.80.0>", "thread 2"). */
+CG_EXTERN int cg_profile_add_part(cg_profile *profile, const char *name, unsigned *out);
+CG_EXTERN const char *cg_profile_part_name(const cg_profile *profile, unsigned part);
+CG_EXTERN int cg_profile_set_part_name(cg_profile *profile, unsigned part, const char *name);
+
+/* ---- self cost and per-function totals ----------------------------------- */
+
+/* Adds `costs` (an event vector) to the self cost of f in part. */
+CG_EXTERN int cg_profile_add_self(cg_profile *profile, unsigned part, cg_fid f,
+				  const cg_cost *costs);
+/* Event vector of f's self cost in part; all zeros if nothing was stored.
+ * Borrowed, valid until the next function is added. */
+CG_EXTERN const cg_cost *cg_profile_self(const cg_profile *profile, unsigned part, cg_fid f);
+
+/* Exact (fractional) self cost of event 0, for inputs whose self cost is
+ * not an integer: gprof's histogram splits bins between functions in
+ * floating point, and byte-identical reports need that very double.
+ * Setting it marks the part as having exact values; readers of parts
+ * without them get (double)self[0]. */
+CG_EXTERN int cg_profile_set_self_exact(cg_profile *profile, unsigned part, cg_fid f, double v);
+CG_EXTERN double cg_profile_self_exact(const cg_profile *profile, unsigned part, cg_fid f);
+CG_EXTERN int cg_profile_has_self_exact(const cg_profile *profile, unsigned part);
+
+/* Inclusive cost of f when the input knows it exactly (fprof ACC, call
+ * tree); cg_profile_inclusive returns NULL when unknown. */
+CG_EXTERN int cg_profile_set_inclusive(cg_profile *profile, unsigned part, cg_fid f,
+				       const cg_cost *costs);
+CG_EXTERN const cg_cost *cg_profile_inclusive(const cg_profile *profile, unsigned part, cg_fid f);
+
+/* Number of times f was called, when known independently of the arcs
+ * (fprof CNT, calls from outside the profiled range).  UINT64_MAX unknown. */
+CG_EXTERN int cg_profile_set_calls(cg_profile *profile, unsigned part, cg_fid f, uint64_t calls);
+CG_EXTERN uint64_t cg_profile_calls(const cg_profile *profile, unsigned part, cg_fid f);
+
+/* ---- arcs ----------------------------------------------------------------- */
+
+/* Adds `count` calls caller->callee in part, and `inclusive` (event vector,
+ * may be NULL) to the arc's inclusive cost.  Returns the arc's index in
+ * *out_index if not NULL. */
+CG_EXTERN int cg_profile_add_arc(cg_profile *profile, unsigned part, cg_fid caller,
+				 cg_fid callee, uint64_t count, const cg_cost *inclusive,
+				 size_t *out_index);
+CG_EXTERN size_t cg_profile_arc_count(const cg_profile *profile, unsigned part);
+/* Borrowed, valid until the next arc is added to that part. */
+CG_EXTERN cg_arc *cg_profile_arc(const cg_profile *profile, unsigned part, size_t i);
+/* Index of the arc caller->callee in part, or -1. */
+CG_EXTERN long cg_profile_find_arc(const cg_profile *profile, unsigned part, cg_fid caller,
+				   cg_fid callee);
+
+/* ---- call tree ------------------------------------------------------------ */
+
+/* Number of nodes in part's tree: 0 when the part has no tree, else >= 1
+ * (the root). */
+CG_EXTERN size_t cg_profile_node_count(const cg_profile *profile, unsigned part);
+/* Finds the child of `parent` for function f or creates it (creating the
+ * root first if the part has no tree).  Use CG_NO_NODE as parent... never:
+ * the root is node 0. */
+CG_EXTERN int cg_profile_node_child(cg_profile *profile, unsigned part, cg_nid parent,
+				    cg_fid f, cg_nid *out);
+/* Always creates a new child (readers of files that list nodes in order). */
+CG_EXTERN int cg_profile_node_add(cg_profile *profile, unsigned part, cg_nid parent,
+				  cg_fid f, cg_nid *out);
+/* Borrowed, valid until the next node is added to that part. */
+CG_EXTERN cg_node *cg_profile_node(const cg_profile *profile, unsigned part, cg_nid n);
+
+/* ---- whole-profile operations ------------------------------------------- */
+
+/* Fills, for every part that has a call tree, the per-function self costs,
+ * the arcs (with call counts and exact inclusive costs) and per-function
+ * inclusive costs from the tree.  Inclusive cost is charged only where a
+ * function is the outermost instance of itself on the path, so recursion
+ * is never counted twice.  Existing self costs and arcs of those parts are
+ * replaced. */
+CG_EXTERN int cg_profile_derive_from_tree(cg_profile *profile, cg_error *err);
+
+/* Returns a new profile with one part holding the sum of all parts of
+ * `profile` (self, arcs, inclusive, calls, call trees merged by path). */
+CG_EXTERN int cg_profile_merge_parts(cg_profile **out, const cg_profile *profile, cg_error *err);
+
+/* Sum of self costs over all functions of part (event vector written to
+ * `totals`, which must hold cg_profile_event_count() entries). */
+CG_EXTERN void cg_profile_part_totals(const cg_profile *profile, unsigned part, cg_cost *totals);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,956 @@
+/*
+ * model.c — the profile model: arena, string table, events, functions,
+ * parts (self costs, arcs, call trees), derived data from call trees.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgraph.h"
+#include "hashmap.h"
+
+/* ---- arena -------------------------------------------------------------- */
+
+#define ARENA_CHUNK (64 * 1024)
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, size;
+	_Alignas(16) unsigned char data[];
+};
+
+static void *arena_alloc(struct arena_chunk **head, size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	struct arena_chunk *c = *head;
+	if (!c || c->size - c->used < size) {
+		size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+		struct arena_chunk *n = malloc(sizeof *n + want);
+		if (!n)
+			return NULL;
+		n->size = want;
+		n->used = 0;
+		if (c && want != ARENA_CHUNK) {
+			/* A big block goes behind the current chunk so the
+			 * current one keeps serving small requests. */
+			n->next = c->next;
+			c->next = n;
+		} else {
+			n->next = c;
+			*head = n;
+		}
+		c = n;
+	}
+	void *p = c->data + c->used;
+	c->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+static void arena_free(struct arena_chunk *c)
+{
+	while (c) {
+		struct arena_chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+}
+
+/* ---- growable arrays ------------------------------------------------------ */
+
+static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 16;
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*ptr, n * elem);
+	if (!p)
+		return CG_ENOMEM;
+	memset((char *)p + *cap * elem, 0, (n - *cap) * elem);
+	*ptr = p;
+	*cap = n;
+	return 0;
+}
+
+/* ---- the profile ------------------------------------------------------------ */
+
+struct part {
+	const char *name;
+	size_t fcap;            /* functions the per-function arrays cover */
+	cg_cost *self;          /* fcap * nev */
+	double *exact;          /* fcap, NULL until first set */
+	cg_cost *incl;          /* fcap * nev, NULL until first set */
+	unsigned char *incl_known;
+	uint64_t *calls;        /* fcap, NULL until first set */
+	cg_arc *arcs;
+	size_t narcs, arccap;
+	struct cg_hashmap arc_index;   /* caller<<32|callee -> arc */
+	cg_node *nodes;
+	cg_nid *last_child;
+	size_t nnodes, nodecap, lastcap;
+	struct cg_hashmap node_index;  /* parent<<32|func -> node */
+};
+
+struct meta {
+	const char *key, *value;
+};
+
+struct cg_profile {
+	struct arena_chunk *arena;
+	/* string table: open addressing over interned pointers */
+	const char **strings;
+	size_t nstrings, strcap;
+
+	cg_event events[CG_MAX_EVENTS];
+	size_t nev;
+	int frozen;             /* events fixed once costs are stored */
+
+	cg_function *funcs;
+	size_t nfuncs, funccap;
+	uint32_t *fn_slots;     /* identity hash: fid+1, 0 empty */
+	size_t fn_slotcap;
+
+	struct part *parts;
+	size_t nparts, partcap;
+
+	struct meta *meta;
+	size_t nmeta, metacap;
+};
+
+static const cg_cost zero_costs[CG_MAX_EVENTS];
+
+void *cg_profile_alloc(cg_profile *p, size_t size)
+{
+	return arena_alloc(&p->arena, size);
+}
+
+int cg_profile_new(cg_profile **out)
+{
+	cg_profile *p = calloc(1, sizeof *p);
+	if (!p)
+		return CG_ENOMEM;
+	unsigned part;
+	if (cg_profile_add_part(p, "", &part) != 0) {
+		free(p);
+		return CG_ENOMEM;
+	}
+	*out = p;
+	return 0;
+}
+
+static void part_release(struct part *pt)
+{
+	free(pt->self);
+	free(pt->exact);
+	free(pt->incl);
+	free(pt->incl_known);
+	free(pt->calls);
+	free(pt->arcs);
+	cg_hashmap_release(&pt->arc_index);
+	free(pt->nodes);
+	free(pt->last_child);
+	cg_hashmap_release(&pt->node_index);
+}
+
+void cg_profile_free(cg_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nparts; i++)
+		part_release(&p->parts[i]);
+	free(p->parts);
+	free(p->strings);
+	free(p->funcs);
+	free(p->fn_slots);
+	free(p->meta);
+	arena_free(p->arena);
+	free(p);
+}
+
+/* ---- strings -------------------------------------------------------------- */
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;  /* FNV-1a */
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static int strtab_rehash(cg_profile *p, size_t cap)
+{
+	const char **n = calloc(cap, sizeof *n);
+	if (!n)
+		return CG_ENOMEM;
+	for (size_t i = 0; i < p->strcap; i++) {
+		const char *s = p->strings[i];
+		if (!s)
+			continue;
+		size_t j = hash_bytes(s, strlen(s)) & (cap - 1);
+		while (n[j])
+			j = (j + 1) & (cap - 1);
+		n[j] = s;
+	}
+	free(p->strings);
+	p->strings = n;
+	p->strcap = cap;
+	return 0;
+}
+
+const char *cg_profile_intern_len(cg_profile *p, const char *s, size_t len)
+{
+	if (!s)
+		return NULL;
+	if ((p->nstrings + 1) * 2 > p->strcap &&
+	    strtab_rehash(p, p->strcap ? p->strcap * 2 : 256) != 0)
+		return NULL;
+	size_t j = hash_bytes(s, len) & (p->strcap - 1);
+	for (; p->strings[j]; j = (j + 1) & (p->strcap - 1)) {
+		const char *t = p->strings[j];
+		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+			return t;
+	}
+	char *copy = arena_alloc(&p->arena, len + 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	p->strings[j] = copy;
+	p->nstrings++;
+	return copy;
+}
+
+const char *cg_profile_intern(cg_profile *p, const char *s)
+{
+	return s ? cg_profile_intern_len(p, s, strlen(s)) : NULL;
+}
+
+/* ---- metadata --------------------------------------------------------------- */
+
+int cg_profile_set_meta(cg_profile *p, const char *key, const char *value)
+{
+	const char *k = cg_profile_intern(p, key);
+	const char *v = cg_profile_intern(p, value ? value : "");
+	if (!k || !v)
+		return CG_ENOMEM;
+	for (size_t i = 0; i < p->nmeta; i++)
+		if (p->meta[i].key == k) {
+			p->meta[i].value = v;
+			return 0;
+		}
+	if (grow((void **)&p->meta, &p->metacap, p->nmeta + 1, sizeof *p->meta))
+		return CG_ENOMEM;
+	p->meta[p->nmeta].key = k;
+	p->meta[p->nmeta].value = v;
+	p->nmeta++;
+	return 0;
+}
+
+const char *cg_profile_meta(const cg_profile *p, const char *key)
+{
+	for (size_t i = 0; i < p->nmeta; i++)
+		if (strcmp(p->meta[i].key, key) == 0)
+			return p->meta[i].value;
+	return NULL;
+}
+
+size_t cg_profile_meta_count(const cg_profile *p)
+{
+	return p->nmeta;
+}
+
+void cg_profile_meta_at(const cg_profile *p, size_t i, const char **key, const char **value)
+{
+	*key = p->meta[i].key;
+	*value = p->meta[i].value;
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+int cg_profile_add_event(cg_profile *p, const char *name, const char *description,
+			 double unit_seconds)
+{
+	if (p->frozen || p->nev >= CG_MAX_EVENTS || !name || !*name)
+		return CG_EUSAGE;
+	if (cg_profile_find_event(p, name) >= 0)
+		return CG_EUSAGE;
+	cg_event *e = &p->events[p->nev];
+	e->name = cg_profile_intern(p, name);
+	e->description = cg_profile_intern(p, description ? description : name);
+	if (!e->name || !e->description)
+		return CG_ENOMEM;
+	e->unit_seconds = unit_seconds;
+	return (int)p->nev++;
+}
+
+size_t cg_profile_event_count(const cg_profile *p)
+{
+	return p->nev;
+}
+
+const cg_event *cg_profile_event(const cg_profile *p, size_t i)
+{
+	return i < p->nev ? &p->events[i] : NULL;
+}
+
+int cg_profile_find_event(const cg_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nev; i++)
+		if (strcmp(p->events[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* ---- functions ---------------------------------------------------------------- */
+
+static uint64_t fn_identity_hash(const char *name, const char *object, const char *file)
+{
+	/* Strings are interned, so their addresses identify them. */
+	uint64_t h = (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull;
+	h ^= (uint64_t)(uintptr_t)object * 0xc2b2ae3d27d4eb4full + (h << 6) + (h >> 2);
+	h ^= (uint64_t)(uintptr_t)file * 0x165667b19e3779f9ull + (h << 6) + (h >> 2);
+	return h ^ (h >> 29);
+}
+
+static void fn_slot_insert(uint32_t *slots, size_t cap, const cg_function *fn, cg_fid f)
+{
+	size_t j = fn_identity_hash(fn->name, fn->object, fn->file) & (cap - 1);
+	while (slots[j])
+		j = (j + 1) & (cap - 1);
+	slots[j] = f + 1;
+}
+
+static int fn_index_grow(cg_profile *p)
+{
+	if ((p->nfuncs + 1) * 2 <= p->fn_slotcap)
+		return 0;
+	size_t cap = p->fn_slotcap ? p->fn_slotcap * 2 : 256;
+	uint32_t *slots = calloc(cap, sizeof *slots);
+	if (!slots)
+		return CG_ENOMEM;
+	for (size_t f = 0; f < p->nfuncs; f++)
+		fn_slot_insert(slots, cap, &p->funcs[f], (cg_fid)f);
+	free(p->fn_slots);
+	p->fn_slots = slots;
+	p->fn_slotcap = cap;
+	return 0;
+}
+
+int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
+{
+	if (!fn->name || p->nfuncs >= CG_NO_FUNC - 1)
+		return CG_EUSAGE;
+	if (fn_index_grow(p) ||
+	    grow((void **)&p->funcs, &p->funccap, p->nfuncs + 1, sizeof *p->funcs))
+		return CG_ENOMEM;
+	cg_function copy = *fn;
+	copy.name = cg_profile_intern(p, fn->name);
+	copy.object = cg_profile_intern(p, fn->object);
+	copy.file = cg_profile_intern(p, fn->file);
+	if (!copy.name || (fn->object && !copy.object) || (fn->file && !copy.file))
+		return CG_ENOMEM;
+	cg_fid f = (cg_fid)p->nfuncs++;
+	p->funcs[f] = copy;
+	fn_slot_insert(p->fn_slots, p->fn_slotcap, &copy, f);
+	if (out)
+		*out = f;
+	return 0;
+}
+
+int cg_profile_intern_function(cg_profile *p, const char *name, const char *object,
+			       const char *file, cg_fid *out)
+{
+	const char *n = cg_profile_intern(p, name);
+	const char *o = cg_profile_intern(p, object);
+	const char *fl = cg_profile_intern(p, file);
+	if (!n || (object && !o) || (file && !fl))
+		return CG_ENOMEM;
+	if (p->fn_slotcap) {
+		size_t cap = p->fn_slotcap;
+		size_t j = fn_identity_hash(n, o, fl) & (cap - 1);
+		for (; p->fn_slots[j]; j = (j + 1) & (cap - 1)) {
+			const cg_function *c = &p->funcs[p->fn_slots[j] - 1];
+			if (c->name == n && c->object == o && c->file == fl) {
+				*out = p->fn_slots[j] - 1;
+				return 0;
+			}
+		}
+	}
+	cg_function fn = { .name = n, .object = o, .file = fl };
+	return cg_profile_add_function(p, &fn, out);
+}
+
+size_t cg_profile_function_count(const cg_profile *p)
+{
+	return p->nfuncs;
+}
+
+cg_function *cg_profile_function(const cg_profile *p, cg_fid f)
+{
+	return f < p->nfuncs ? &p->funcs[f] : NULL;
+}
+
+/* ---- parts ------------------------------------------------------------------------ */
+
+size_t cg_profile_part_count(const cg_profile *p)
+{
+	return p->nparts;
+}
+
+int cg_profile_add_part(cg_profile *p, const char *name, unsigned *out)
+{
+	if (grow((void **)&p->parts, &p->partcap, p->nparts + 1, sizeof *p->parts))
+		return CG_ENOMEM;
+	struct part *pt = &p->parts[p->nparts];
+	memset(pt, 0, sizeof *pt);
+	pt->name = cg_profile_intern(p, name ? name : "");
+	if (!pt->name)
+		return CG_ENOMEM;
+	if (out)
+		*out = (unsigned)p->nparts;
+	p->nparts++;
+	return 0;
+}
+
+const char *cg_profile_part_name(const cg_profile *p, unsigned part)
+{
+	return part < p->nparts ? p->parts[part].name : NULL;
+}
+
+int cg_profile_set_part_name(cg_profile *p, unsigned part, const char *name)
+{
+	if (part >= p->nparts)
+		return CG_EUSAGE;
+	const char *n = cg_profile_intern(p, name ? name : "");
+	if (!n)
+		return CG_ENOMEM;
+	p->parts[part].name = n;
+	return 0;
+}
+
+/* Makes the per-function arrays of a part cover every function. */
+static int part_cover(cg_profile *p, struct part *pt)
+{
+	if (pt->fcap >= p->nfuncs && pt->self)
+		return 0;
+	size_t cap = pt->fcap, nev = p->nev ? p->nev : 1;
+	size_t need = p->nfuncs ? p->nfuncs : 1;
+	if (need <= cap && pt->self)
+		return 0;
+	size_t n = cap ? cap : 64;
+	while (n < need)
+		n *= 2;
+	cg_cost *self = realloc(pt->self, n * nev * sizeof *self);
+	if (!self)
+		return CG_ENOMEM;
+	memset(self + cap * nev, 0, (n - cap) * nev * sizeof *self);
+	pt->self = self;
+	if (pt->exact) {
+		double *e = realloc(pt->exact, n * sizeof *e);
+		if (!e)
+			return CG_ENOMEM;
+		memset(e + cap, 0, (n - cap) * sizeof *e);
+		pt->exact = e;
+	}
+	if (pt->incl) {
+		cg_cost *in = realloc(pt->incl, n * nev * sizeof *in);
+		unsigned char *k = realloc(pt->incl_known, n);
+		if (in)
+			pt->incl = in;
+		if (k)
+			pt->incl_known = k;
+		if (!in || !k)
+			return CG_ENOMEM;
+		memset(in + cap * nev, 0, (n - cap) * nev * sizeof *in);
+		memset(k + cap, 0, n - cap);
+	}
+	if (pt->calls) {
+		uint64_t *c = realloc(pt->calls, n * sizeof *c);
+		if (!c)
+			return CG_ENOMEM;
+		for (size_t i = cap; i < n; i++)
+			c[i] = UINT64_MAX;
+		pt->calls = c;
+	}
+	pt->fcap = n;
+	p->frozen = 1;
+	return 0;
+}
+
+static struct part *part_for_write(cg_profile *p, unsigned part, cg_fid f)
+{
+	if (part >= p->nparts || f >= p->nfuncs)
+		return NULL;
+	struct part *pt = &p->parts[part];
+	return part_cover(p, pt) == 0 ? pt : NULL;
+}
+
+int cg_profile_add_self(cg_profile *p, unsigned part, cg_fid f, const cg_cost *costs)
+{
+	struct part *pt = part_for_write(p, part, f);
+	if (!pt)
+		return part < p->nparts && f < p->nfuncs ? CG_ENOMEM : CG_EUSAGE;
+	cg_cost *s = pt->self + (size_t)f * p->nev;
+	for (size_t e = 0; e < p->nev; e++)
+		s[e] += costs[e];
+	return 0;
+}
+
+const cg_cost *cg_profile_self(const cg_profile *p, unsigned part, cg_fid f)
+{
+	if (part >= p->nparts)
+		return zero_costs;
+	const struct part *pt = &p->parts[part];
+	if (!pt->self || f >= pt->fcap || f >= p->nfuncs)
+		return zero_costs;
+	return pt->self + (size_t)f * p->nev;
+}
+
+int cg_profile_set_self_exact(cg_profile *p, unsigned part, cg_fid f, double v)
+{
+	struct part *pt = part_for_write(p, part, f);
+	if (!pt)
+		return part < p->nparts && f < p->nfuncs ? CG_ENOMEM : CG_EUSAGE;
+	if (!pt->exact && !(pt->exact = calloc(pt->fcap, sizeof *pt->exact)))
+		return CG_ENOMEM;
+	pt->exact[f] = v;
+	return 0;
+}
+
+double cg_profile_self_exact(const cg_profile *p, unsigned part, cg_fid f)
+{
+	if (part < p->nparts && p->parts[part].exact && f < p->parts[part].fcap)
+		return p->parts[part].exact[f];
+	return p->nev ? (double)cg_profile_self(p, part, f)[0] : 0.0;
+}
+
+int cg_profile_has_self_exact(const cg_profile *p, unsigned part)
+{
+	return part < p->nparts && p->parts[part].exact != NULL;
+}
+
+int cg_profile_set_inclusive(cg_profile *p, unsigned part, cg_fid f, const cg_cost *costs)
+{
+	struct part *pt = part_for_write(p, part, f);
+	if (!pt)
+		return part < p->nparts && f < p->nfuncs ? CG_ENOMEM : CG_EUSAGE;
+	if (!pt->incl) {
+		pt->incl = calloc(pt->fcap * (p->nev ? p->nev : 1), sizeof *pt->incl);
+		pt->incl_known = calloc(pt->fcap, 1);
+		if (!pt->incl || !pt->incl_known)
+			return CG_ENOMEM;
+	}
+	memcpy(pt->incl + (size_t)f * p->nev, costs, p->nev * sizeof *costs);
+	pt->incl_known[f] = 1;
+	return 0;
+}
+
+const cg_cost *cg_profile_inclusive(const cg_profile *p, unsigned part, cg_fid f)
+{
+	if (part >= p->nparts)
+		return NULL;
+	const struct part *pt = &p->parts[part];
+	if (!pt->incl || f >= pt->fcap || !pt->incl_known[f])
+		return NULL;
+	return pt->incl + (size_t)f * p->nev;
+}
+
+int cg_profile_set_calls(cg_profile *p, unsigned part, cg_fid f, uint64_t calls)
+{
+	struct part *pt = part_for_write(p, part, f);
+	if (!pt)
+		return part < p->nparts && f < p->nfuncs ? CG_ENOMEM : CG_EUSAGE;
+	if (!pt->calls) {
+		if (!(pt->calls = malloc(pt->fcap * sizeof *pt->calls)))
+			return CG_ENOMEM;
+		for (size_t i = 0; i < pt->fcap; i++)
+			pt->calls[i] = UINT64_MAX;
+	}
+	pt->calls[f] = calls;
+	return 0;
+}
+
+uint64_t cg_profile_calls(const cg_profile *p, unsigned part, cg_fid f)
+{
+	if (part >= p->nparts)
+		return UINT64_MAX;
+	const struct part *pt = &p->parts[part];
+	return pt->calls && f < pt->fcap ? pt->calls[f] : UINT64_MAX;
+}
+
+void cg_profile_part_totals(const cg_profile *p, unsigned part, cg_cost *totals)
+{
+	memset(totals, 0, p->nev * sizeof *totals);
+	for (cg_fid f = 0; f < p->nfuncs; f++) {
+		const cg_cost *s = cg_profile_self(p, part, f);
+		for (size_t e = 0; e < p->nev; e++)
+			totals[e] += s[e];
+	}
+}
+
+/* ---- arcs ---------------------------------------------------------------------------- */
+
+static cg_cost *new_cost_vector(cg_profile *p)
+{
+	p->frozen = 1;
+	return arena_alloc(&p->arena, (p->nev ? p->nev : 1) * sizeof(cg_cost));
+}
+
+int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid callee,
+		       uint64_t count, const cg_cost *inclusive, size_t *out_index)
+{
+	if (part >= p->nparts || caller >= p->nfuncs || callee >= p->nfuncs)
+		return CG_EUSAGE;
+	struct part *pt = &p->parts[part];
+	uint64_t key = (uint64_t)caller << 32 | callee;
+	uint32_t idx;
+	cg_arc *a;
+	if (cg_hashmap_get(&pt->arc_index, key, &idx)) {
+		a = &pt->arcs[idx];
+	} else {
+		if (grow((void **)&pt->arcs, &pt->arccap, pt->narcs + 1, sizeof *pt->arcs))
+			return CG_ENOMEM;
+		idx = (uint32_t)pt->narcs;
+		if (cg_hashmap_put(&pt->arc_index, key, idx))
+			return CG_ENOMEM;
+		a = &pt->arcs[pt->narcs++];
+		memset(a, 0, sizeof *a);
+		a->caller = caller;
+		a->callee = callee;
+	}
+	a->count += count;
+	if (inclusive) {
+		if (!a->inclusive && !(a->inclusive = new_cost_vector(p)))
+			return CG_ENOMEM;
+		for (size_t e = 0; e < p->nev; e++)
+			a->inclusive[e] += inclusive[e];
+	}
+	if (out_index)
+		*out_index = idx;
+	return 0;
+}
+
+size_t cg_profile_arc_count(const cg_profile *p, unsigned part)
+{
+	return part < p->nparts ? p->parts[part].narcs : 0;
+}
+
+cg_arc *cg_profile_arc(const cg_profile *p, unsigned part, size_t i)
+{
+	if (part >= p->nparts || i >= p->parts[part].narcs)
+		return NULL;
+	return &p->parts[part].arcs[i];
+}
+
+long cg_profile_find_arc(const cg_profile *p, unsigned part, cg_fid caller, cg_fid callee)
+{
+	uint32_t idx;
+	if (part >= p->nparts)
+		return -1;
+	if (!cg_hashmap_get(&p->parts[part].arc_index, (uint64_t)caller << 32 | callee, &idx))
+		return -1;
+	return (long)idx;
+}
+
+/* ---- call tree ------------------------------------------------------------------------ */
+
+size_t cg_profile_node_count(const cg_profile *p, unsigned part)
+{
+	return part < p->nparts ? p->parts[part].nnodes : 0;
+}
+
+cg_node *cg_profile_node(const cg_profile *p, unsigned part, cg_nid n)
+{
+	if (part >= p->nparts || n >= p->parts[part].nnodes)
+		return NULL;
+	return &p->parts[part].nodes[n];
+}
+
+static int node_new(cg_profile *p, struct part *pt, cg_nid parent, cg_fid f, cg_nid *out)
+{
+	if (grow((void **)&pt->nodes, &pt->nodecap, pt->nnodes + 1, sizeof *pt->nodes) ||
+	    grow((void **)&pt->last_child, &pt->lastcap, pt->nnodes + 1, sizeof *pt->last_child))
+		return CG_ENOMEM;
+	cg_nid id = (cg_nid)pt->nnodes;
+	cg_node *n = &pt->nodes[id];
+	memset(n, 0, sizeof *n);
+	n->func = f;
+	n->parent = parent;
+	n->first_child = n->next_sibling = n->recursion_target = CG_NO_NODE;
+	if (!(n->self = new_cost_vector(p)))
+		return CG_ENOMEM;
+	pt->last_child[id] = CG_NO_NODE;
+	pt->nnodes++;
+	if (parent != CG_NO_NODE) {
+		cg_nid last = pt->last_child[parent];
+		if (last == CG_NO_NODE)
+			pt->nodes[parent].first_child = id;
+		else
+			pt->nodes[last].next_sibling = id;
+		pt->last_child[parent] = id;
+		uint64_t key = (uint64_t)parent << 32 | f;
+		uint32_t existing;
+		if (!cg_hashmap_get(&pt->node_index, key, &existing) &&
+		    cg_hashmap_put(&pt->node_index, key, id))
+			return CG_ENOMEM;
+	}
+	*out = id;
+	return 0;
+}
+
+static int ensure_root(cg_profile *p, struct part *pt)
+{
+	cg_nid root;
+	return pt->nnodes ? 0 : node_new(p, pt, CG_NO_NODE, CG_NO_FUNC, &root);
+}
+
+int cg_profile_node_add(cg_profile *p, unsigned part, cg_nid parent, cg_fid f, cg_nid *out)
+{
+	if (part >= p->nparts || f >= p->nfuncs)
+		return CG_EUSAGE;
+	struct part *pt = &p->parts[part];
+	if (ensure_root(p, pt))
+		return CG_ENOMEM;
+	if (parent >= pt->nnodes)
+		return CG_EUSAGE;
+	return node_new(p, pt, parent, f, out);
+}
+
+int cg_profile_node_child(cg_profile *p, unsigned part, cg_nid parent, cg_fid f, cg_nid *out)
+{
+	if (part >= p->nparts || f >= p->nfuncs)
+		return CG_EUSAGE;
+	struct part *pt = &p->parts[part];
+	if (ensure_root(p, pt))
+		return CG_ENOMEM;
+	if (parent >= pt->nnodes)
+		return CG_EUSAGE;
+	uint32_t idx;
+	if (cg_hashmap_get(&pt->node_index, (uint64_t)parent << 32 | f, &idx)) {
+		*out = idx;
+		return 0;
+	}
+	return node_new(p, pt, parent, f, out);
+}
+
+/* ---- data derived from the call tree ---------------------------------------------- */
+
+/* Marks in outermost[n] whether node n's function does not appear among
+ * its ancestors.  Iterative walk: trees from deep recursion can be far
+ * deeper than the C stack allows. */
+static int mark_outermost(const cg_profile *p, const struct part *pt, unsigned char *outermost)
+{
+	uint32_t *onstack = calloc(p->nfuncs ? p->nfuncs : 1, sizeof *onstack);
+	if (!onstack)
+		return CG_ENOMEM;
+	const cg_node *nodes = pt->nodes;
+	cg_nid n = nodes[0].first_child;
+	while (n != CG_NO_NODE) {
+		outermost[n] = onstack[nodes[n].func]++ == 0;
+		if (nodes[n].first_child != CG_NO_NODE) {
+			n = nodes[n].first_child;
+			continue;
+		}
+		while (n != CG_NO_NODE) {
+			onstack[nodes[n].func]--;
+			if (nodes[n].next_sibling != CG_NO_NODE) {
+				n = nodes[n].next_sibling;
+				break;
+			}
+			n = nodes[n].parent;
+			if (n == 0)
+				n = CG_NO_NODE;
+		}
+	}
+	free(onstack);
+	return 0;
+}
+
+static int derive_part(cg_profile *p, unsigned part, cg_error *err)
+{
+	struct part *pt = &p->parts[part];
+	size_t nev = p->nev, nn = pt->nnodes;
+	if (part_cover(p, pt))
+		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	memset(pt->self, 0, pt->fcap * (nev ? nev : 1) * sizeof *pt->self);
+	pt->narcs = 0;
+	cg_hashmap_release(&pt->arc_index);
+	if (pt->incl_known)
+		memset(pt->incl_known, 0, pt->fcap);
+
+	cg_cost *incl = calloc(nn * (nev ? nev : 1), sizeof *incl);
+	cg_cost *fincl = calloc((p->nfuncs ? p->nfuncs : 1) * (nev ? nev : 1), sizeof *fincl);
+	uint64_t *calls = calloc(p->nfuncs ? p->nfuncs : 1, sizeof *calls);
+	unsigned char *seen = calloc(p->nfuncs ? p->nfuncs : 1, 1);
+	unsigned char *outermost = calloc(nn, 1);
+	int rc = CG_ENOMEM;
+	if (!incl || !fincl || !calls || !seen || !outermost || mark_outermost(p, pt, outermost))
+		goto out;
+	/* Children always have larger indexes than their parent, so one
+	 * backwards pass sums subtrees. */
+	for (size_t n = nn; n-- > 1;) {
+		const cg_node *node = &pt->nodes[n];
+		for (size_t e = 0; e < nev; e++) {
+			incl[n * nev + e] += node->self[e];
+			if (node->parent != 0)
+				incl[(size_t)node->parent * nev + e] += incl[n * nev + e];
+		}
+	}
+	for (size_t n = 1; n < nn; n++) {
+		const cg_node *node = &pt->nodes[n];
+		cg_fid f = node->func;
+		cg_cost *s = pt->self + (size_t)f * nev;
+		for (size_t e = 0; e < nev; e++)
+			s[e] += node->self[e];
+		const cg_cost *charged = outermost[n] ? incl + n * nev : zero_costs;
+		if (node->parent != 0 &&
+		    cg_profile_add_arc(p, part, pt->nodes[node->parent].func, f, node->calls,
+				       charged, NULL))
+			goto out;
+		if (node->recursive &&
+		    cg_profile_add_arc(p, part, f, f, node->recursive, zero_costs, NULL))
+			goto out;
+		if (outermost[n])
+			for (size_t e = 0; e < nev; e++)
+				fincl[(size_t)f * nev + e] += incl[n * nev + e];
+		calls[f] += node->calls + node->recursive;
+		seen[f] = 1;
+	}
+	for (cg_fid f = 0; f < p->nfuncs; f++) {
+		if (!seen[f])
+			continue;
+		if (cg_profile_set_inclusive(p, part, f, fincl + (size_t)f * nev) ||
+		    cg_profile_set_calls(p, part, f, calls[f]))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(incl);
+	free(fincl);
+	free(calls);
+	free(seen);
+	free(outermost);
+	if (rc)
+		cg_error_set(err, rc, "out of memory");
+	return rc;
+}
+
+int cg_profile_derive_from_tree(cg_profile *p, cg_error *err)
+{
+	for (unsigned part = 0; part < p->nparts; part++) {
+		if (p->parts[part].nnodes == 0)
+			continue;
+		int rc = derive_part(p, part, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- merging parts ------------------------------------------------------------------ */
+
+static int merge_tree(cg_profile *dst, const cg_profile *src, const struct part *sp,
+		      cg_nid *map)
+{
+	size_t nev = src->nev;
+	map[0] = 0;
+	for (size_t n = 1; n < sp->nnodes; n++) {
+		const cg_node *sn = &sp->nodes[n];
+		cg_nid d;
+		if (cg_profile_node_child(dst, 0, map[sn->parent], sn->func, &d))
+			return CG_ENOMEM;
+		map[n] = d;
+		cg_node *dn = &dst->parts[0].nodes[d];
+		dn->calls += sn->calls;
+		dn->redos += sn->redos;
+		dn->recursive += sn->recursive;
+		for (size_t e = 0; e < nev; e++)
+			dn->self[e] += sn->self[e];
+	}
+	for (size_t n = 1; n < sp->nnodes; n++)
+		if (sp->nodes[n].recursion_target != CG_NO_NODE)
+			dst->parts[0].nodes[map[n]].recursion_target =
+				map[sp->nodes[n].recursion_target];
+	return 0;
+}
+
+static int merge_part(cg_profile *dst, const cg_profile *src, unsigned part, int any_exact)
+{
+	const struct part *sp = &src->parts[part];
+	for (cg_fid f = 0; f < src->nfuncs; f++) {
+		double before = cg_profile_has_self_exact(dst, 0) ? cg_profile_self_exact(dst, 0, f) : 0;
+		if (cg_profile_add_self(dst, 0, f, cg_profile_self(src, part, f)))
+			return CG_ENOMEM;
+		if (any_exact &&
+		    cg_profile_set_self_exact(dst, 0, f, before + cg_profile_self_exact(src, part, f)))
+			return CG_ENOMEM;
+		const cg_cost *in = cg_profile_inclusive(src, part, f);
+		if (in) {
+			cg_cost sum[CG_MAX_EVENTS];
+			const cg_cost *old = cg_profile_inclusive(dst, 0, f);
+			for (size_t e = 0; e < src->nev; e++)
+				sum[e] = in[e] + (old ? old[e] : 0);
+			if (cg_profile_set_inclusive(dst, 0, f, sum))
+				return CG_ENOMEM;
+		}
+		uint64_t c = cg_profile_calls(src, part, f);
+		if (c != UINT64_MAX) {
+			uint64_t old = cg_profile_calls(dst, 0, f);
+			if (cg_profile_set_calls(dst, 0, f, c + (old == UINT64_MAX ? 0 : old)))
+				return CG_ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < sp->narcs; i++) {
+		const cg_arc *a = &sp->arcs[i];
+		size_t idx;
+		if (cg_profile_add_arc(dst, 0, a->caller, a->callee, a->count, a->inclusive, &idx))
+			return CG_ENOMEM;
+		if (!dst->parts[0].arcs[idx].line)
+			dst->parts[0].arcs[idx].line = a->line;
+	}
+	if (sp->nnodes) {
+		cg_nid *map = malloc(sp->nnodes * sizeof *map);
+		if (!map)
+			return CG_ENOMEM;
+		int rc = merge_tree(dst, src, sp, map);
+		free(map);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *err)
+{
+	cg_profile *dst;
+	if (cg_profile_new(&dst))
+		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	for (size_t e = 0; e < src->nev; e++)
+		if (cg_profile_add_event(dst, src->events[e].name, src->events[e].description,
+					 src->events[e].unit_seconds) < 0)
+			goto oom;
+	for (size_t i = 0; i < src->nmeta; i++)
+		if (cg_profile_set_meta(dst, src->meta[i].key, src->meta[i].value))
+			goto oom;
+	for (cg_fid f = 0; f < src->nfuncs; f++)
+		if (cg_profile_add_function(dst, &src->funcs[f], NULL))
+			goto oom;
+	if (src->nparts == 1 && cg_profile_set_part_name(dst, 0, src->parts[0].name))
+		goto oom;
+	/* Parts without exact values contribute their integer self cost. */
+	int any_exact = 0;
+	for (unsigned part = 0; part < src->nparts; part++)
+		any_exact |= src->parts[part].exact != NULL;
+	for (unsigned part = 0; part < src->nparts; part++)
+		if (merge_part(dst, src, part, any_exact))
+			goto oom;
+	*out = dst;
+	return 0;
+oom:
+	cg_profile_free(dst);
+	return cg_error_set(err, CG_ENOMEM, "out of memory");
+}
