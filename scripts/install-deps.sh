@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the packages callgraph needs to build and test on Debian 12
+# (compiler, libbfd/libiberty, libxml2, and the reference tools the
+# differential tests run: gprof, erl/fprof, callgrind_annotate, xmllint, dot).
+# Idempotent: installs only what is missing.  Needs root (or sudo).
+set -euo pipefail
+packages=(
+  build-essential pkg-config python3 perl         # compiler, make, prove
+  binutils binutils-dev libiberty-dev zlib1g-dev   # gprof 2.40, libbfd, demangler
+  libxml2-dev libxml2-utils                        # XML writer/reader, xmllint
+  erlang-base erlang-tools                         # erl + fprof
+  valgrind graphviz                                # callgrind_annotate, dot
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ "${#missing[@]}" -eq 0 ] && exit 0
+SUDO=
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q "${missing[@]}"
