@@ -4,7 +4,7 @@ LIB_OBJS    := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB_STATIC  := $(B)/lib/libcallgraph.a
 LIB_SHARED  := $(B)/lib/libcallgraph.so.$(VERSION)
 LIB_SONAME  := libcallgraph.so.$(SOVERSION)
-LIB_CFLAGS  := -fvisibility=hidden -DCG_BUILDING_LIBRARY
+LIB_CFLAGS  := -fvisibility=hidden -DCG_BUILDING_LIBRARY -DCG_VERSION_STRING=\"$(VERSION)\"
 
 $(LIB_OBJS): CFLAGS_ALL += $(LIB_CFLAGS)
 

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Every public header compiles on its own under strict flags (C11 and
+# C++), and an installed tree builds a program through pkg-config.
+. "${CG_TOP:-.}/tests/lib.sh"
+require_tool cc pkg-config
+cd "$CG_TOP"
+for h in libcallgraph/include/callgraph.h libcallgraph/include/callgraph/*.h; do
+  rel=${h#libcallgraph/include/}
+  printf '#include "%s"\n#include "%s"\nint cg_header_test_dummy;\n' "$rel" "$rel" > "$WORK/h.c"
+  ok "$rel compiles alone (C11, -Wall -Wextra -pedantic -Werror)" \
+    cc -std=c11 -Wall -Wextra -pedantic -Werror -Ilibcallgraph/include -c -o "$WORK/h.o" "$WORK/h.c"
+done
+
+make -s install DESTDIR="$WORK/root" PREFIX=/usr B="${CG_BUILD#$CG_TOP/}" >"$WORK/install.log" 2>&1
+ok "make install into a DESTDIR" test -f "$WORK/root/usr/include/callgraph.h"
+cat > "$WORK/use.c" <<'C'
+#include <callgraph.h>
+#include <stdio.h>
+int main(void)
+{
+	cg_profile *p;
+	cg_fid f;
+	if (cg_profile_new(&p) || cg_profile_intern_function(p, "main", NULL, NULL, &f))
+		return 1;
+	printf("%s %zu\n", cg_version(), cg_profile_function_count(p));
+	cg_profile_free(p);
+	return 0;
+}
+C
+pcdir="$WORK/root/usr/lib/pkgconfig"
+flags=$(PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR="$WORK/root" pkg-config --cflags --libs libcallgraph)
+ok "a program builds against the installed library via pkg-config" \
+  cc -std=c11 -o "$WORK/use" "$WORK/use.c" $flags
+is "it runs against the installed shared library" \
+  "$(LD_LIBRARY_PATH=$WORK/root/usr/lib "$WORK/use" 2>&1)" "$(cat VERSION 2>/dev/null || echo 0.1.0) 1"
+soname=$(readelf -d "$WORK/root/usr/lib/libcallgraph.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+is "the shared library has a SONAME" "$soname" "libcallgraph.so.0"
+exported=$(nm -D --defined-only "$WORK/root/usr/lib/libcallgraph.so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | grep -v '^cg_' | head -5)
+is "only cg_* symbols are exported" "$exported" ""
+done_testing
