@@ -1,0 +1,113 @@
+/*
+ * collect_internal.h — shared state of libcgcollect (not installed).
+ *
+ * Threading: every thread owns its tree, arena and shadow stack and is the
+ * only writer of them, except the tick counter of a node, which the
+ * thread's own signal handler bumps.  Nodes are fully built before they are
+ * published (release store into the parent's child list) and are never
+ * freed or moved until the process ends, so the handler and a dump running
+ * in another thread only ever see whole nodes.  The registry of threads is
+ * guarded by g_lock.
+ */
+#ifndef CGCOLLECT_INTERNAL_H
+#define CGCOLLECT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+#include "cgcollect.h"
+
+/* Everything the collector runs lives in its own section, so a tick whose
+ * PC lands there is charged to "overhead" (the distortion figure). */
+#define CGC_TEXT __attribute__((no_instrument_function, section("cgc_text")))
+#define CGC_COLD __attribute__((no_instrument_function, section("cgc_text"), noinline, cold))
+#define CGC_HIDDEN __attribute__((visibility("hidden")))
+#define CGC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CGC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+enum cgc_node_kind {
+	CGC_NODE_LINK   = 1u << 0,  /* folds recursion: target is an ancestor */
+	CGC_NODE_HIDDEN = 1u << 1,  /* transparent function: target is the parent */
+	CGC_NODE_API    = 1u << 2,  /* fn is a cgc_func *, not a code address */
+	CGC_NODE_KEEP   = 1u << 3   /* dump: subtree has a nonzero counter */
+};
+
+struct cgc_node {
+	uintptr_t fn;                 /* code address or (uintptr_t)cgc_func * */
+	struct cgc_node *target;      /* where calls land: self, ancestor, parent */
+	struct cgc_node *hot;         /* child used last: the 1-entry cache */
+	struct cgc_node *parent;
+	struct cgc_node *first_child; /* newest first; published with release */
+	struct cgc_node *next_sibling;
+	struct cgc_node **table;      /* open-addressing child index, big fan-out */
+	uint32_t nchildren;
+	uint32_t table_cap;
+	uint64_t calls;
+	uint64_t redos;
+	uint64_t recursive;
+	volatile uint64_t ticks;      /* bumped by the SIGPROF handler */
+	uint64_t aux;                 /* dump scratch: calls arriving via links */
+	uint32_t kind;                /* cgc_node_kind */
+	uint32_t id;                  /* dump scratch: number in the file */
+};
+
+struct cgc_func {
+	char *name;
+	char *file;
+	unsigned line;
+	int noprofile;
+	struct cgc_func *next;
+};
+
+/* One shadow-stack entry per instrumented activation. */
+struct cgc_frame {
+	struct cgc_node *saved;  /* caller's node, current again at exit */
+	uintptr_t fn;
+	uintptr_t sp;            /* machine stack pointer at entry (longjmp check) */
+};
+
+enum cgc_status { CGC_OK = 0, CGC_OOM = 1, CGC_OVERFLOW = 2 };
+
+struct cgc_thread {
+	struct cgc_thread *next;       /* registry, newest first */
+	struct cgc_node root;          /* fn 0; its target is itself */
+	char *arena, *arena_end;
+	struct cgc_frame *stack;       /* stack[0] is the sentinel */
+	size_t stack_frames;
+	uint64_t samples, overhead, lost, resyncs;
+	int status;                    /* cgc_status */
+	int gone;                      /* belonged to the parent before fork */
+	int has_timer;
+	timer_t timer;
+	pid_t tid;
+	unsigned index;                /* creation order, 0 = first thread */
+};
+
+/* The hot state: one initial-exec TLS block per thread. */
+struct cgc_tls {
+	struct cgc_node *cur;      /* NULL: not started, or stopped */
+	struct cgc_frame *sp;      /* next free frame */
+	struct cgc_frame *end;     /* one past the last usable frame */
+	struct cgc_thread *th;
+};
+
+enum cgc_mode { CGC_MODE_CPU, CGC_MODE_WALL, CGC_MODE_CALLS };
+
+extern struct cgc_thread *g_threads CGC_HIDDEN;
+extern pthread_mutex_t g_lock CGC_HIDDEN;
+extern int g_mode CGC_HIDDEN;
+extern unsigned g_hz CGC_HIDDEN;
+extern volatile int g_enabled CGC_HIDDEN;
+extern int g_forked CGC_HIDDEN;
+extern char g_output[4096] CGC_HIDDEN;
+extern char *g_noprofile_names CGC_HIDDEN;  /* comma-separated, as given */
+extern struct cgc_func *g_funcs CGC_HIDDEN;
+
+/* collect_dump.c */
+int cgc_write_profile(const char *path) CGC_HIDDEN;
+/* collect_elf.c: address of the function `name` in any loaded object, 0 if
+ * none defines it. */
+uintptr_t cgc_elf_lookup(const char *name) CGC_HIDDEN;
+
+#endif
