@@ -45,7 +45,7 @@ $(B)/examples/minilog: collector/examples/minilog.c collector/cgcollect.h $(CGC_
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -D_GNU_SOURCE -Icollector -o $@ $< $(CGC_A) -pthread
 
-ALL_TARGETS += $(wildcard collector/examples/minilog.c:collector/examples/%.c=$(B)/examples/%)
+ALL_TARGETS += $(patsubst collector/examples/%.c,$(B)/examples/%,$(wildcard collector/examples/minilog.c))
 
 # ---- programs with known behaviour, for tests/collector-*.t ---------------
 # Built -O0 so every call the source makes is a call; no sanitizers (they
