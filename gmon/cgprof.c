@@ -1,0 +1,377 @@
+/*
+ * cgprof — a drop-in GNU gprof 2.40 on libcallgraph.
+ *
+ * Same command line as gprof (getopt_long with gprof's option string and
+ * long options, @FILE response files), same report on stdout, gprof's
+ * error messages and exit statuses (1 for every fatal error, nothing on
+ * stdout before it).  The reading is libcallgraph's gmon reader, the
+ * analysis and report its gprof writer.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libiberty/libiberty.h>
+
+#include "callgraph.h"
+
+static const char *whoami = "cgprof";
+
+/* gprof's option string, unchanged: options with '::' take an argument
+ * only when it is glued on (-pNAME, --flat-profile=NAME). */
+static const char optstring[] =
+	"aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::";
+
+enum { OPT_DEMANGLE = 150, OPT_NO_DEMANGLE, OPT_INLINE_FILE_NAMES };
+
+static const struct option long_options[] = {
+	{ "line", no_argument, NULL, 'l' },
+	{ "no-static", no_argument, NULL, 'a' },
+	{ "ignore-non-functions", no_argument, NULL, 'D' },
+	{ "external-symbol-table", required_argument, NULL, 'S' },
+	{ "annotated-source", optional_argument, NULL, 'A' },
+	{ "no-annotated-source", optional_argument, NULL, 'J' },
+	{ "flat-profile", optional_argument, NULL, 'p' },
+	{ "no-flat-profile", optional_argument, NULL, 'P' },
+	{ "graph", optional_argument, NULL, 'q' },
+	{ "no-graph", optional_argument, NULL, 'Q' },
+	{ "exec-counts", optional_argument, NULL, 'C' },
+	{ "no-exec-counts", optional_argument, NULL, 'Z' },
+	{ "function-ordering", no_argument, NULL, 'r' },
+	{ "file-ordering", required_argument, NULL, 'R' },
+	{ "file-info", no_argument, NULL, 'i' },
+	{ "sum", no_argument, NULL, 's' },
+	{ "all-lines", no_argument, NULL, 'x' },
+	{ "demangle", optional_argument, NULL, OPT_DEMANGLE },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "directory-path", required_argument, NULL, 'I' },
+	{ "display-unused-functions", no_argument, NULL, 'z' },
+	{ "inline-file-names", no_argument, NULL, OPT_INLINE_FILE_NAMES },
+	{ "min-count", required_argument, NULL, 'm' },
+	{ "print-path", no_argument, NULL, 'L' },
+	{ "separate-files", no_argument, NULL, 'y' },
+	{ "static-call-graph", no_argument, NULL, 'c' },
+	{ "table-length", required_argument, NULL, 't' },
+	{ "time", required_argument, NULL, 'n' },
+	{ "no-time", required_argument, NULL, 'N' },
+	{ "width", required_argument, NULL, 'w' },
+	{ "brief", no_argument, NULL, 'b' },
+	{ "debug", optional_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "file-format", required_argument, NULL, 'O' },
+	{ "traditional", no_argument, NULL, 'T' },
+	{ "version", no_argument, NULL, 'v' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Output styles, as gprof tracks them (what is on, what the user named). */
+enum {
+	STYLE_FLAT = 1 << 0,
+	STYLE_GRAPH = 1 << 1,
+	STYLE_EXEC_COUNTS = 1 << 2,
+	STYLE_ANNOTATED = 1 << 3,
+	STYLE_FUNCTION_ORDER = 1 << 4,
+	STYLE_FILE_ORDER = 1 << 5,
+	STYLE_GMON_INFO = 1 << 6,
+	STYLE_SUMMARY = 1 << 7
+};
+
+typedef struct args {
+	cg_gmon_options gmon;
+	cg_gprof_options report;
+	cg_gprof_symspec *specs;
+	size_t nspecs, cap;
+	unsigned style, user_specified;
+	const char *unsupported;   /* first option we do not implement */
+} args;
+
+static void usage(FILE *f, int status)
+{
+	fprintf(f,
+		"Usage: %s [-[abcDhilLrsTvwxyz]] [-[ABCeEfFJnNOpPqQRStZ][name]] [-I dirs]\n"
+		"\t[-d[num]] [-k from/to] [-m min-count] [-t table-length]\n"
+		"\t[--[no-]annotated-source[=name]] [--[no-]exec-counts[=name]]\n"
+		"\t[--[no-]flat-profile[=name]] [--[no-]graph[=name]]\n"
+		"\t[--[no-]time=name] [--all-lines] [--brief] [--debug[=level]]\n"
+		"\t[--function-ordering] [--file-ordering] [--inline-file-names]\n"
+		"\t[--directory-path=dirs] [--display-unused-functions]\n"
+		"\t[--file-format=name] [--file-info] [--help] [--line] [--min-count=n]\n"
+		"\t[--no-static] [--print-path] [--separate-files]\n"
+		"\t[--static-call-graph] [--sum] [--table-length=len] [--traditional]\n"
+		"\t[--version] [--width=n] [--ignore-non-functions]\n"
+		"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
+		"\t[image-file] [profile-file...]\n",
+		whoami);
+	if (status == 0)
+		fputs("Reads gmon.out profiles like GNU gprof; see cgprof(1).\n", f);
+	exit(status);
+}
+
+static void version(void)
+{
+	printf("cgprof (callgraph) %s\n", cg_version());
+	printf("A reimplementation of GNU gprof 2.40's reports on libcallgraph.\n");
+	exit(0);
+}
+
+static void add_spec(args *a, unsigned table, const char *spec)
+{
+	if (a->nspecs == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		cg_gprof_symspec *s = realloc(a->specs, cap * sizeof *s);
+
+		if (s == NULL) {
+			fprintf(stderr, "%s: out of memory\n", whoami);
+			exit(1);
+		}
+		a->specs = s;
+		a->cap = cap;
+	}
+	a->specs[a->nspecs].table = table;
+	a->specs[a->nspecs].spec = spec;
+	a->nspecs++;
+}
+
+/* atoi() without atoi: gprof reads -w and -t with it. */
+static int int_of(const char *s)
+{
+	long v = strtol(s, NULL, 10);
+
+	return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+}
+
+/* Style options: `on` switches the style on; a spec goes to `table`. */
+static void style_opt(args *a, unsigned style, const char *arg, unsigned table)
+{
+	if (arg)
+		add_spec(a, table, arg);
+	a->style |= style;
+	a->user_specified |= style;
+}
+
+/* The negative style options: without a spec they switch the style off,
+ * with one they add an exclusion and switch it on. */
+static void no_style_opt(args *a, unsigned style, const char *arg, unsigned table)
+{
+	if (arg) {
+		add_spec(a, table, arg);
+		a->style |= style;
+	} else {
+		a->style &= ~style;
+	}
+	a->user_specified |= style;
+}
+
+static void unsupported(args *a, const char *what)
+{
+	if (a->unsupported == NULL)
+		a->unsupported = what;
+}
+
+static void parse(args *a, int argc, char **argv)
+{
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, optstring, long_options, NULL)) != -1) {
+		switch (ch) {
+		case 'a': a->gmon.no_static = 1; break;
+		case 'A': style_opt(a, STYLE_ANNOTATED, optarg, CG_GPROF_INCL_ANNO); break;
+		case 'b': a->report.brief = 1; break;
+		case 'B': style_opt(a, STYLE_GRAPH, NULL, 0); break;
+		case 'c': unsupported(a, "-c (--static-call-graph)"); break;
+		case 'C': style_opt(a, STYLE_EXEC_COUNTS, optarg, CG_GPROF_INCL_EXEC); break;
+		case 'd': break;  /* gprof's internal debug trace: not reproduced */
+		case 'D': a->gmon.ignore_non_functions = 1; break;
+		case 'E': add_spec(a, CG_GPROF_EXCL_TIME, optarg); /* fall through */
+		case 'e': add_spec(a, CG_GPROF_EXCL_GRAPH, optarg); break;
+		case 'F': add_spec(a, CG_GPROF_INCL_TIME, optarg); /* fall through */
+		case 'f': add_spec(a, CG_GPROF_INCL_GRAPH, optarg); break;
+		case 'h': usage(stdout, 0); break;
+		case 'i': a->style |= STYLE_GMON_INFO; a->user_specified |= STYLE_GMON_INFO; break;
+		case 'I': break;  /* source path: only used by -A */
+		case 'J': no_style_opt(a, STYLE_ANNOTATED, optarg, CG_GPROF_EXCL_ANNO); break;
+		case 'k': add_spec(a, CG_GPROF_EXCL_ARCS, optarg); break;
+		case 'l': unsupported(a, "-l (--line)"); break;
+		case 'L': a->report.print_path = 1; break;
+		case 'm': break;  /* only used by -A */
+		case 'n': add_spec(a, CG_GPROF_INCL_TIME, optarg); break;
+		case 'N': add_spec(a, CG_GPROF_EXCL_TIME, optarg); break;
+		case 'O':
+			switch (optarg[0]) {
+			case 'a': case 'm': case 'b': case '4': case 'p':
+				a->gmon.file_format = optarg[0];
+				break;
+			default:
+				/* gprof prints the two names the other way round */
+				fprintf(stderr, "%s: unknown file format %s\n", optarg, whoami);
+				exit(1);
+			}
+			break;
+		case 'p': style_opt(a, STYLE_FLAT, optarg, CG_GPROF_INCL_FLAT); break;
+		case 'P': no_style_opt(a, STYLE_FLAT, optarg, CG_GPROF_EXCL_FLAT); break;
+		case 'q':
+			style_opt(a, STYLE_GRAPH, optarg,
+				  optarg && strchr(optarg, '/') ? CG_GPROF_INCL_ARCS : CG_GPROF_INCL_GRAPH);
+			break;
+		case 'Q':
+			no_style_opt(a, STYLE_GRAPH, optarg,
+				     optarg && strchr(optarg, '/') ? CG_GPROF_EXCL_ARCS : CG_GPROF_EXCL_GRAPH);
+			break;
+		case 'r':
+			a->style |= STYLE_FUNCTION_ORDER;
+			a->user_specified |= STYLE_FUNCTION_ORDER;
+			break;
+		case 'R':
+			a->style |= STYLE_FILE_ORDER;
+			a->user_specified |= STYLE_FILE_ORDER;
+			break;
+		case 's':
+			a->style |= STYLE_SUMMARY;
+			a->user_specified |= STYLE_SUMMARY;
+			break;
+		case 'S': unsupported(a, "-S (--external-symbol-table)"); break;
+		case 't': break;  /* only used by -A */
+		case 'T': a->report.traditional = 1; break;
+		case 'v': version(); break;
+		case 'w': {
+			int w = int_of(optarg);
+
+			a->report.width = w < 1 ? 1 : (unsigned)w;
+			break;
+		}
+		case 'x': break;  /* only used by -A */
+		case 'y': break;  /* only used by -A */
+		case 'z': a->report.zero = 1; break;
+		case 'Z': no_style_opt(a, STYLE_EXEC_COUNTS, optarg, CG_GPROF_EXCL_EXEC); break;
+		case OPT_DEMANGLE:
+			a->report.demangle = 1;
+			if (optarg && cg_demangle_set_style(optarg) < 0) {
+				fprintf(stderr, "%s: unknown demangling style `%s'\n", whoami, optarg);
+				exit(1);
+			}
+			break;
+		case OPT_NO_DEMANGLE: a->report.demangle = 0; break;
+		case OPT_INLINE_FILE_NAMES: a->report.inline_file_names = 1; break;
+		default: usage(stderr, 1);
+		}
+	}
+	if ((a->user_specified & STYLE_FUNCTION_ORDER) && (a->user_specified & STYLE_FILE_ORDER)) {
+		fprintf(stderr, "%s: Only one of --function-ordering and --file-ordering may be specified.\n",
+			whoami);
+		exit(1);
+	}
+	if (a->style & STYLE_ANNOTATED)
+		unsupported(a, "-A (--annotated-source)");
+	if (a->style & STYLE_FUNCTION_ORDER)
+		unsupported(a, "-r (--function-ordering)");
+	if (a->style & STYLE_FILE_ORDER)
+		unsupported(a, "-R (--file-ordering)");
+	if (a->style & STYLE_SUMMARY)
+		unsupported(a, "-s (--sum)");
+}
+
+static void fail(const cg_error *err)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s\n", err->message);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	cg_gmon_options gdef = CG_GMON_OPTIONS_INIT;
+	cg_gprof_options rdef = CG_GPROF_OPTIONS_INIT;
+	cg_error err = CG_ERROR_INIT;
+	cg_gmon_reader *reader;
+	const char *exe = "a.out";
+	cg_profile *p;
+	args a;
+	unsigned parts = 0;
+	int rc;
+
+	whoami = argv[0];
+	memset(&a, 0, sizeof a);
+	a.gmon = gdef;
+	a.report = rdef;
+	expandargv(&argc, &argv);
+	parse(&a, argc, argv);
+	if (a.unsupported) {
+		fprintf(stderr, "%s: %s is not supported by cgprof (see cgprof(1))\n", whoami,
+			a.unsupported);
+		return 1;
+	}
+	if (optind < argc)
+		exe = argv[optind++];
+
+	a.gmon.program_name = whoami;
+	a.gmon.warnings = stderr;
+	if (a.style & STYLE_GMON_INFO)
+		a.gmon.file_info = stdout;
+	if (cg_profile_new(&p) < 0) {
+		fprintf(stderr, "%s: out of memory\n", whoami);
+		return 1;
+	}
+	rc = cg_gmon_reader_new(&reader, p, exe, &a.gmon, &err);
+	if (rc < 0)
+		fail(&err);
+	if (a.gmon.file_format == 'p') {
+		fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", whoami);
+		return 1;
+	}
+	if (optind >= argc) {
+		rc = cg_gmon_reader_read(reader, "gmon.out", &err);
+	} else {
+		for (; optind < argc && rc == 0; optind++)
+			rc = cg_gmon_reader_read(reader, argv[optind], &err);
+	}
+	if (rc == 0)
+		rc = cg_gmon_reader_finish(reader, &err);
+	if (rc < 0)
+		fail(&err);
+	cg_gmon_reader_free(reader);
+
+	{
+		const char *h = cg_profile_meta(p, "gmon.histogram");
+		const char *c = cg_profile_meta(p, "gmon.arcs");
+		int has_hist = h && strcmp(h, "1") == 0, has_arcs = c && strcmp(c, "1") == 0;
+
+		if (a.style == 0) {
+			if (has_hist || has_arcs)
+				a.style = (has_hist ? STYLE_FLAT : 0) | (has_arcs ? STYLE_GRAPH : 0);
+			else
+				a.style = STYLE_EXEC_COUNTS;
+			a.style &= ~a.user_specified;
+		}
+		if ((a.style & STYLE_FLAT) && !has_hist) {
+			fprintf(stderr, "%s: gmon.out file is missing histogram\n", whoami);
+			return 1;
+		}
+		if ((a.style & STYLE_GRAPH) && !has_arcs) {
+			fprintf(stderr, "%s: gmon.out file is missing call-graph data\n", whoami);
+			return 1;
+		}
+	}
+	if (a.style & STYLE_FLAT)
+		parts |= CG_GPROF_FLAT;
+	if (a.style & STYLE_GRAPH)
+		parts |= CG_GPROF_GRAPH;
+	if (a.style & STYLE_EXEC_COUNTS)
+		parts |= CG_GPROF_EXEC_COUNTS;
+	a.report.specs = a.specs;
+	a.report.nspecs = a.nspecs;
+	a.report.after_output = (a.style & STYLE_GMON_INFO) != 0;
+	if (parts) {
+		rc = cg_gprof_report(p, 0, parts, &a.report, stdout, &err);
+		if (rc < 0)
+			fail(&err);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: error writing the report: %s\n", whoami, strerror(errno));
+		return 1;
+	}
+	cg_profile_free(p);
+	free(a.specs);
+	return 0;
+}

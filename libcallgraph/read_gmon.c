@@ -1,0 +1,808 @@
+/*
+ * read_gmon.c — gmon.out files (GNU tagged format, old BSD and 4.4BSD)
+ * into the model, with GNU gprof 2.40's rules for summing several files,
+ * crediting histogram bins to symbols and mapping arcs to symbols
+ * (../shared/specs/gprof.md, sections 2, 4 and 5.1).
+ *
+ * A file is read into memory and parsed with a cursor that checks every
+ * length against what remains, so no count from the file is trusted.
+ * Error messages are gprof's, because cgprof must print them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "callgraph/gmon.h"
+#include "symtab_bfd.h"
+
+enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
+#define BSD44_VERSION 0x00051879u
+
+typedef struct hist_record {
+	uint64_t lowpc, highpc;
+	uint32_t num_bins;
+	int *sample;           /* gprof sums bins as int */
+} hist_record;
+
+struct cg_gmon_reader {
+	cg_profile *p;
+	cg_symtab st;
+	cg_gmon_options o;
+	const char *executable;
+	hist_record *hist;
+	size_t nhist;
+	int hz;                /* 0 = not known yet */
+	char dimen[16];
+	char abbrev;
+	double scale;          /* of the first histogram record */
+	int input_hist, input_arcs, input_bb;
+	int file_version;      /* like gprof's global: last GNU file read */
+	int bb_warned;
+	int finished;
+	uint64_t total_samples; /* every bin count of every record */
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+typedef struct cursor {
+	const unsigned char *d;
+	size_t size, pos;
+	int big_endian;
+	int addr_bytes;
+	int sign_extend;
+} cursor;
+
+static int have(const cursor *c, size_t n)
+{
+	return c->size - c->pos >= n;
+}
+
+static uint32_t get32(cursor *c)
+{
+	const unsigned char *b = c->d + c->pos;
+	uint32_t v;
+
+	if (c->big_endian)
+		v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	else
+		v = (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+	c->pos += 4;
+	return v;
+}
+
+static uint16_t get16(cursor *c)
+{
+	const unsigned char *b = c->d + c->pos;
+
+	c->pos += 2;
+	return c->big_endian ? (uint16_t)(b[0] << 8 | b[1]) : (uint16_t)(b[1] << 8 | b[0]);
+}
+
+static uint64_t get64(cursor *c)
+{
+	uint64_t hi, lo;
+
+	if (c->big_endian) {
+		hi = get32(c);
+		lo = get32(c);
+	} else {
+		lo = get32(c);
+		hi = get32(c);
+	}
+	return hi << 32 | lo;
+}
+
+/* An address of the executable's size; gprof sign-extends 32-bit
+ * addresses only where BFD says the target does. */
+static uint64_t get_vma(cursor *c)
+{
+	if (c->addr_bytes == 4) {
+		uint32_t v = get32(c);
+
+		return c->sign_extend ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	return get64(c);
+}
+
+#define PFX(r) CG_PROG_PREFIX((r)->o.program_name)
+
+static void warn(cg_gmon_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(cg_gmon_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->o.warnings == NULL)
+		return;
+	va_start(ap, fmt);
+	vfprintf(r->o.warnings, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- histogram records ---------------------------------------------------- */
+
+static hist_record *find_hist(cg_gmon_reader *r, uint64_t lo, uint64_t hi)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhist; i++)
+		if (r->hist[i].lowpc == lo && r->hist[i].highpc == hi)
+			return &r->hist[i];
+	return NULL;
+}
+
+/* gprof refuses a new record that overlaps existing ones (and says so in
+ * two different ways, the second without a newline of its own). */
+static int check_overlap(cg_gmon_reader *r, uint64_t lo, uint64_t hi, cg_error *err)
+{
+	int found = 0;
+	size_t i;
+
+	if (r->nhist == 0)
+		return 0;
+	for (i = 0; i < r->nhist; i++) {
+		uint64_t cl = r->hist[i].lowpc > lo ? r->hist[i].lowpc : lo;
+		uint64_t ch = r->hist[i].highpc < hi ? r->hist[i].highpc : hi;
+
+		if (cl < ch) {
+			if (found)
+				return cg_error_set(err, CG_EMISMATCH, CG_PROG_PREFIX_FMT
+						    "found a symbol that covers several histogram records",
+						    PFX(r));
+			found = 1;
+			lo = cl;
+			hi = ch;
+		}
+	}
+	if (found && lo != hi)
+		return cg_error_set(err, CG_EMISMATCH, CG_PROG_PREFIX_FMT "overlapping histogram records",
+				    PFX(r));
+	return 0;
+}
+
+static hist_record *new_hist(cg_gmon_reader *r, uint64_t lo, uint64_t hi, uint32_t bins,
+			     const char *name, cg_error *err)
+{
+	hist_record *h = realloc(r->hist, (r->nhist + 1) * sizeof *h);
+
+	if (h == NULL)
+		goto oom;
+	r->hist = h;
+	h = &r->hist[r->nhist];
+	h->lowpc = lo;
+	h->highpc = hi;
+	h->num_bins = bins;
+	h->sample = calloc(bins ? bins : 1, sizeof *h->sample);
+	if (h->sample == NULL)
+		goto oom;
+	r->nhist++;
+	return h;
+oom:
+	cg_error_set(err, CG_ENOMEM, "%s: out of memory for %u histogram bins", name, bins);
+	return NULL;
+}
+
+static double bins_scale(uint64_t lo, uint64_t hi, uint32_t bins)
+{
+	/* integer division by the 2-byte UNIT first, as gprof does */
+	return (double)((hi - lo) / 2) / bins;
+}
+
+static int read_hist_record(cg_gmon_reader *r, cursor *c, const char *name, cg_error *err)
+{
+	uint64_t lo, hi;
+	uint32_t bins, rate, i;
+	char dimen[16];
+	char abbrev;
+	double scale;
+	hist_record *h;
+
+	if (!have(c, 2u * c->addr_bytes + 4 + 4 + 15 + 1))
+		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
+				    PFX(r), name);
+	lo = get_vma(c);
+	hi = get_vma(c);
+	bins = get32(c);
+	rate = get32(c);
+	memcpy(dimen, c->d + c->pos, 15);
+	dimen[15] = '\0';
+	abbrev = (char)c->d[c->pos + 15];
+	c->pos += 16;
+	scale = bins_scale(lo, hi, bins);
+
+	if (r->nhist == 0) {
+		r->hz = (int)rate;
+		memcpy(r->dimen, dimen, 16);
+		r->abbrev = abbrev;
+		r->scale = scale;
+	} else {
+		if (strncmp(dimen, r->dimen, 15) != 0) {
+			const char *pn = r->o.program_name ? r->o.program_name : "";
+			const char *sep = r->o.program_name ? ": " : "";
+
+			return cg_error_set(err, CG_EMISMATCH,
+					    "%s%sdimension unit changed between histogram records\n"
+					    "%s%sfrom '%s'\n%s%sto '%s'",
+					    pn, sep, pn, sep, r->dimen, pn, sep, dimen);
+		}
+		if (abbrev != r->abbrev) {
+			const char *pn = r->o.program_name ? r->o.program_name : "";
+			const char *sep = r->o.program_name ? ": " : "";
+
+			return cg_error_set(err, CG_EMISMATCH,
+					    "%s%sdimension abbreviation changed between histogram records\n"
+					    "%s%sfrom '%c'\n%s%sto '%c'",
+					    pn, sep, pn, sep, r->abbrev, pn, sep, abbrev);
+		}
+		if (fabs(r->scale - scale) > 0.000001)
+			return cg_error_set(err, CG_EMISMATCH, CG_PROG_PREFIX_FMT
+					    "different scales in histogram records", PFX(r));
+	}
+
+	h = find_hist(r, lo, hi);
+	if (h == NULL) {
+		int rc = check_overlap(r, lo, hi, err);
+
+		if (rc < 0)
+			return rc;
+		/* never allocate more bins than the file can hold */
+		if (!have(c, (size_t)bins * 2))
+			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+					    "%s: unexpected EOF after reading %u of %u samples",
+					    PFX(r), name, (unsigned)((c->size - c->pos) / 2), bins);
+		h = new_hist(r, lo, hi, bins, name, err);
+		if (h == NULL)
+			return CG_ENOMEM;
+	}
+	for (i = 0; i < h->num_bins; i++) {
+		if (!have(c, 2))
+			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+					    "%s: unexpected EOF after reading %u of %u samples",
+					    PFX(r), name, i, h->num_bins);
+		h->sample[i] = (int)((unsigned)h->sample[i] + get16(c));
+	}
+	return 0;
+}
+
+/* ---- arcs ------------------------------------------------------------------ */
+
+/* gprof's cg_tally: map both ends, move the callee back to a function
+ * symbol, add the arc (filters by symbol specification are the report's
+ * business). */
+static int tally(cg_gmon_reader *r, uint64_t from, uint64_t self, uint64_t count, cg_error *err)
+{
+	long parent = cg_symtab_lookup(&r->st, from);
+	long child = cg_symtab_lookup(&r->st, self);
+	int rc;
+
+	if (parent < 0 || child < 0)
+		return 0;
+	while (child >= 0 && !r->st.syms[child].is_func)
+		child--;
+	if (child < 0)
+		return 0;
+	rc = cg_profile_add_arc(r->p, 0, (cg_fid)parent, (cg_fid)child, count, NULL, NULL);
+	if (rc < 0)
+		return cg_error_set(err, rc, "%s: cannot add arc: %s", r->executable, cg_strerror(rc));
+	return 0;
+}
+
+static int read_arc_record(cg_gmon_reader *r, cursor *c, const char *name, cg_error *err)
+{
+	uint64_t from, self;
+	uint32_t count;
+
+	if (!have(c, 2u * c->addr_bytes + 4))
+		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
+				    PFX(r), name);
+	from = get_vma(c);
+	self = get_vma(c);
+	count = get32(c);
+	return tally(r, from, self, count, err);
+}
+
+/* ---- basic-block counts (only used by gprof's -l; we skip them) ----------- */
+
+static int skip_cstring(cursor *c)
+{
+	const unsigned char *nul = memchr(c->d + c->pos, '\0', c->size - c->pos);
+
+	if (nul == NULL)
+		return -1;
+	c->pos = (size_t)(nul - c->d) + 1;
+	return 0;
+}
+
+static int read_bb_record(cg_gmon_reader *r, cursor *c, const char *name, cg_error *err)
+{
+	uint32_t n, i;
+
+	if (!have(c, 4))
+		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
+				    PFX(r), name);
+	n = get32(c);
+	for (i = 0; i < n; i++) {
+		int ok;
+
+		if (r->file_version == 0) {
+			/* old layout: name, count, address (host longs), function
+			 * name, file name, line (host int) */
+			ok = skip_cstring(c) == 0 && have(c, 16);
+			if (ok) {
+				c->pos += 16;
+				ok = skip_cstring(c) == 0 && skip_cstring(c) == 0 && have(c, 4);
+				if (ok)
+					c->pos += 4;
+			}
+		} else {
+			ok = have(c, 2u * c->addr_bytes);
+			if (ok)
+				c->pos += 2u * c->addr_bytes;
+		}
+		if (!ok)
+			/* gprof reports this with perror() after a short fread */
+			return cg_error_set(err, CG_EFORMAT, "%s: %s", name, strerror(0));
+		if (!r->bb_warned) {
+			r->bb_warned = 1;
+			warn(r, CG_PROG_PREFIX_FMT "warning: ignoring basic-block exec counts (use -l or --line)\n",
+			     PFX(r));
+		}
+	}
+	return 0;
+}
+
+/* ---- file formats ------------------------------------------------------------- */
+
+static int read_gnu(cg_gmon_reader *r, cursor *c, const char *name, int counts[3], cg_error *err)
+{
+	int rc = 0;
+
+	c->pos = 4;
+	r->file_version = (int)get32(c);
+	if (r->file_version != 1 && r->file_version != 0)
+		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "file `%s' has unsupported version %d",
+				    PFX(r), name, r->file_version);
+	c->pos = 20;
+	while (rc == 0 && have(c, 1)) {
+		unsigned tag = c->d[c->pos++];
+
+		switch (tag) {
+		case TAG_HIST:
+			counts[0]++;
+			r->input_hist = 1;
+			rc = read_hist_record(r, c, name, err);
+			break;
+		case TAG_ARC:
+			counts[1]++;
+			r->input_arcs = 1;
+			rc = read_arc_record(r, c, name, err);
+			break;
+		case TAG_BB:
+			counts[2]++;
+			r->input_bb = 1;
+			rc = read_bb_record(r, c, name, err);
+			break;
+		default:
+			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+					    "%s: found bad tag %u (file corrupted?)", PFX(r), name, tag);
+		}
+	}
+	return rc;
+}
+
+static int system_hz(void)
+{
+	long t = sysconf(_SC_CLK_TCK);
+
+	return t > 0 ? (int)t : 0;
+}
+
+static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3], cg_error *err)
+{
+	uint64_t lo, hi;
+	uint32_t ncnt, version, bins, i;
+	int header, samp_bytes, rc;
+	hist_record *h;
+
+	/* both BSD headers begin with low_pc, high_pc, ncnt */
+	r->input_hist = r->input_arcs = 1;
+	r->input_bb = 0;
+	c->pos = 0;
+	if (!have(c, 2u * c->addr_bytes + 8))
+		return cg_error_set(err, CG_EFORMAT, "%s: file too short to be a gmon file", name);
+	lo = get_vma(c);
+	hi = get_vma(c);
+	ncnt = get32(c);
+	version = get32(c);
+	if (version == BSD44_VERSION) {
+		uint32_t rate;
+
+		if (!have(c, 4))
+			return cg_error_set(err, CG_EFORMAT, "%s: file too short to be a gmon file", name);
+		rate = get32(c);
+		if (r->nhist == 0)
+			r->hz = (int)rate;
+		else if (r->hz != (int)rate)
+			return cg_error_set(err, CG_EMISMATCH,
+					    "%s: profiling rate incompatible with first gmon file", name);
+		header = c->addr_bytes == 4 ? 32 : 40;
+	} else {
+		if (r->o.file_format == '4')
+			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "file `%s' has bad magic cookie",
+					    PFX(r), name);
+		header = c->addr_bytes == 4 ? 12 : 20;
+	}
+	c->pos = (size_t)header <= c->size ? (size_t)header : c->size;
+	samp_bytes = (int)(ncnt - (uint32_t)header);
+	bins = (uint32_t)samp_bytes / 2;
+	if (r->nhist > 0 && (lo != r->hist[0].lowpc || hi != r->hist[0].highpc ||
+			     bins != r->hist[0].num_bins))
+		return cg_error_set(err, CG_EMISMATCH, "%s: incompatible with first gmon file", name);
+	if (samp_bytes < 0 || (r->nhist > 0 ? r->hist[0].lowpc > r->hist[0].highpc : lo > hi))
+		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+				    "file '%s' does not appear to be in gmon.out format", PFX(r), name);
+	if (r->nhist == 0) {
+		if (!have(c, (size_t)bins * 2))
+			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+					    "unexpected EOF after reading %d/%d bins", PFX(r),
+					    (int)((c->size - c->pos) / 2) - 1, (int)bins);
+		if (new_hist(r, lo, hi, bins, name, err) == NULL)
+			return CG_ENOMEM;
+		r->scale = bins_scale(lo, hi, bins);
+	}
+	h = &r->hist[0];
+	if (bins)
+		counts[0]++;
+	for (i = 0; i < bins; i++) {
+		if (!have(c, 2))
+			/* gprof prints the index of the last bin it did read */
+			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+					    "unexpected EOF after reading %d/%d bins", PFX(r),
+					    (int)i - 1, (int)bins);
+		h->sample[i] = (int)((unsigned)h->sample[i] + get16(c));
+	}
+	/* arcs until the data runs out; a partial last record is ignored */
+	while (have(c, 2u * c->addr_bytes + (size_t)c->addr_bytes)) {
+		uint64_t from = get_vma(c), self = get_vma(c);
+		uint64_t count = c->addr_bytes == 4 ? get32(c) : get64(c);
+
+		counts[1]++;
+		rc = tally(r, from, self, count, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (r->hz == 0) {
+		r->hz = system_hz();
+		if (r->hz == 0) {
+			r->hz = 1;
+			warn(r, "time is in ticks, not seconds\n");
+		}
+	}
+	return 0;
+}
+
+static void print_file_info(cg_gmon_reader *r, const char *name, const int counts[3])
+{
+	FILE *f = r->o.file_info;
+
+	fprintf(f, "File `%s' (version %d) contains:\n", name, r->file_version);
+	fprintf(f, "\t%d histogram record%s\n", counts[0], counts[0] == 1 ? "" : "s");
+	fprintf(f, "\t%d call-graph record%s\n", counts[1], counts[1] == 1 ? "" : "s");
+	fprintf(f, "\t%d basic-block count record%s\n", counts[2], counts[2] == 1 ? "" : "s");
+}
+
+int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name, const void *data, size_t size,
+			       cg_error *err)
+{
+	cursor c = { data, size, 0, r->st.big_endian, r->st.addr_bytes, r->st.sign_extend };
+	int counts[3] = { 0, 0, 0 };
+	char fmt = r->o.file_format ? r->o.file_format : 'a';
+	int magic, rc;
+
+	if (r->finished)
+		return cg_error_set(err, CG_EUSAGE, "%s: gmon reader already finished", name);
+	if (fmt == 'p')
+		return cg_error_set(err, CG_EUSAGE, CG_PROG_PREFIX_FMT
+				    "sorry, file format `prof' is not yet supported", PFX(r));
+	if (size < 20)
+		return cg_error_set(err, CG_EFORMAT, "%s: file too short to be a gmon file", name);
+	magic = memcmp(data, "gmon", 4) == 0;
+	if (fmt == 'm' || (fmt == 'a' && magic)) {
+		if (!magic)
+			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "file `%s' has bad magic cookie",
+					    PFX(r), name);
+		rc = read_gnu(r, &c, name, counts, err);
+	} else if (fmt == 'a' || fmt == 'b' || fmt == '4') {
+		rc = read_bsd(r, &c, name, counts, err);
+	} else {
+		return cg_error_set(err, CG_EUSAGE, "%c: unknown file format %s", fmt,
+				    r->o.program_name ? r->o.program_name : "");
+	}
+	if (rc == 0 && r->o.file_info != NULL)
+		print_file_info(r, name, counts);
+	return rc;
+}
+
+static int slurp(FILE *f, unsigned char **out, size_t *out_size)
+{
+	size_t cap = 1 << 16, n = 0;
+	unsigned char *buf = malloc(cap);
+
+	if (buf == NULL)
+		return CG_ENOMEM;
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (n < cap) {
+			if (ferror(f)) {
+				free(buf);
+				return CG_EIO;
+			}
+			break;
+		}
+		{
+			unsigned char *bigger = realloc(buf, cap * 2);
+
+			if (bigger == NULL) {
+				free(buf);
+				return CG_ENOMEM;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	*out = buf;
+	*out_size = n;
+	return 0;
+}
+
+int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error *err)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	unsigned char *data;
+	size_t size;
+	int rc;
+
+	if (f == NULL)
+		return cg_error_set(err, CG_EIO, "%s: %s", path, strerror(errno));
+	rc = slurp(f, &data, &size);
+	if (rc == CG_EIO)
+		cg_error_set(err, rc, "%s: %s", path, strerror(errno));
+	else if (rc < 0)
+		cg_error_set(err, rc, "%s: out of memory", path);
+	if (!is_stdin)
+		fclose(f);
+	if (rc < 0)
+		return rc;
+	rc = cg_gmon_reader_read_buffer(r, path, data, size, err);
+	free(data);
+	return rc;
+}
+
+/* ---- life cycle -------------------------------------------------------------- */
+
+int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executable,
+		       const cg_gmon_options *opts, cg_error *err)
+{
+	cg_gmon_options defaults = CG_GMON_OPTIONS_INIT;
+	cg_symtab_options so;
+	cg_gmon_reader *r;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (opts == NULL)
+		opts = &defaults;
+	if (opts->version != CG_GMON_OPTIONS_VERSION)
+		return cg_error_set(err, CG_EUSAGE, "cg_gmon_options: unknown version %u", opts->version);
+	if (cg_profile_function_count(p) != 0)
+		return cg_error_set(err, CG_EUSAGE, "%s: the profile already has functions", executable);
+	r = calloc(1, sizeof *r);
+	if (r == NULL)
+		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", executable);
+	r->p = p;
+	r->o = *opts;
+	memcpy(r->dimen, "seconds", 8);
+	r->abbrev = 's';
+	r->executable = cg_profile_intern(p, executable);
+	if (r->executable == NULL) {
+		rc = cg_error_set(err, CG_ENOMEM, "%s: out of memory", executable);
+		goto fail;
+	}
+	so.no_static = opts->no_static;
+	so.ignore_non_functions = opts->ignore_non_functions;
+	so.program_name = opts->program_name;
+	rc = cg_symtab_load(&r->st, p, executable, &so, err);
+	if (rc < 0)
+		goto fail;
+	for (i = 0; i < r->st.n; i++) {
+		const cg_sym *s = &r->st.syms[i];
+		cg_function fn;
+		cg_fid fid;
+
+		memset(&fn, 0, sizeof fn);
+		fn.name = s->name;
+		fn.object = r->executable;
+		fn.file = s->file;
+		fn.line = s->line;
+		fn.flags = CG_FN_HAS_ADDR | (s->is_static ? CG_FN_STATIC : 0) |
+			   (s->is_func ? CG_FN_IS_FUNC : 0);
+		fn.addr = s->addr;
+		fn.end = s->end_addr + 1;
+		rc = cg_profile_add_function(p, &fn, &fid);
+		if (rc < 0) {
+			cg_error_set(err, rc, "%s: cannot add function %s", executable, s->name);
+			goto fail;
+		}
+	}
+	*out = r;
+	return 0;
+fail:
+	cg_gmon_reader_free(r);
+	return rc;
+}
+
+void cg_gmon_reader_free(cg_gmon_reader *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nhist; i++)
+		free(r->hist[i].sample);
+	free(r->hist);
+	cg_symtab_release(&r->st);
+	free(r);
+}
+
+/* gprof's hist_assign_samples_1: bins are cut at truncated UNIT edges and
+ * shared between overlapping symbols in floating point, in exactly this
+ * order of operations (the report prints these doubles). */
+static void assign_record(cg_gmon_reader *r, const hist_record *h, double *time, double *total,
+			  const unsigned char *passes)
+{
+	const cg_sym *s = r->st.syms;
+	size_t n = r->st.n, j, k = 1;
+	uint64_t low = h->lowpc / 2;
+	uint32_t i;
+
+	for (i = 0; i < h->num_bins; i++) {
+		unsigned count = (unsigned)h->sample[i];
+		uint64_t bin_lo, bin_hi;
+		double count_time;
+
+		if (count == 0)
+			continue;
+		bin_lo = low + (uint64_t)(r->scale * i);
+		bin_hi = low + (uint64_t)(r->scale * (i + 1));
+		count_time = count;
+		*total += count_time;
+		for (j = k - 1; j < n; k = ++j) {
+			uint64_t sym_lo = s[j].addr / 2;
+			/* gprof reads one element past its table for the last
+			 * symbol; that symbol never gets samples */
+			uint64_t sym_hi = j + 1 < n ? s[j + 1].addr / 2 : 0;
+			uint64_t overlap;
+
+			if (bin_hi < sym_lo)
+				break;
+			if (bin_lo >= sym_hi)
+				continue;
+			overlap = (bin_hi < sym_hi ? bin_hi : sym_hi) - (bin_lo > sym_lo ? bin_lo : sym_lo);
+			if (overlap > 0) {
+				double credit = (double)overlap * count_time / r->scale;
+
+				if (passes[j])
+					time[j] += credit;
+				else
+					*total -= credit;
+			}
+		}
+	}
+}
+
+static int set_meta_double(cg_profile *p, const char *key, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof buf, "%.17g", v);
+	return cg_profile_set_meta(p, key, buf);
+}
+
+static int set_meta_u64(cg_profile *p, const char *key, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+	return cg_profile_set_meta(p, key, buf);
+}
+
+static int set_meta_int(cg_profile *p, const char *key, long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%ld", v);
+	return cg_profile_set_meta(p, key, buf);
+}
+
+int cg_gmon_reader_finish(cg_gmon_reader *r, cg_error *err)
+{
+	cg_profile *p = r->p;
+	size_t n = r->st.n, i;
+	double *time = NULL, total = 0.0;
+	unsigned char *passes = NULL;
+	char abbrev[2] = { r->abbrev, '\0' };
+	int ev, rc = 0;
+
+	if (r->finished)
+		return cg_error_set(err, CG_EUSAGE, "%s: gmon reader already finished", r->executable);
+	r->finished = 1;
+	ev = cg_profile_add_event(p, "samples", "histogram samples",
+				  r->hz > 0 ? 1.0 / r->hz : 0.0);
+	if (ev < 0)
+		return cg_error_set(err, ev, "%s: cannot add the samples event", r->executable);
+	if (r->input_hist) {
+		time = calloc(n ? n : 1, sizeof *time);
+		passes = malloc(n ? n : 1);
+		if (time == NULL || passes == NULL) {
+			rc = cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->executable);
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			passes[i] = r->o.flat_filter == NULL ||
+				    r->o.flat_filter(r->o.flat_filter_ctx, p, (cg_fid)i) != 0;
+		for (i = 0; i < r->nhist; i++) {
+			uint32_t b;
+
+			assign_record(r, &r->hist[i], time, &total, passes);
+			for (b = 0; b < r->hist[i].num_bins; b++)
+				r->total_samples += (unsigned)r->hist[i].sample[b];
+		}
+		for (i = 0; i < n && rc == 0; i++) {
+			cg_cost c = (cg_cost)llround(time[i]);
+
+			rc = cg_profile_add_self(p, 0, (cg_fid)i, &c);
+			if (rc == 0)
+				rc = cg_profile_set_self_exact(p, 0, (cg_fid)i, time[i]);
+		}
+		if (rc < 0) {
+			rc = cg_error_set(err, rc, "%s: cannot store self time", r->executable);
+			goto out;
+		}
+	}
+	if (cg_profile_set_meta(p, "executable", r->executable) < 0 ||
+	    cg_profile_set_meta(p, "gmon.histogram", r->input_hist ? "1" : "0") < 0 ||
+	    cg_profile_set_meta(p, "gmon.arcs", r->input_arcs ? "1" : "0") < 0 ||
+	    cg_profile_set_meta(p, "gmon.bb", r->input_bb ? "1" : "0") < 0 ||
+	    set_meta_int(p, "hz", r->hz) < 0 ||
+	    cg_profile_set_meta(p, "gmon.dimension", r->dimen) < 0 ||
+	    cg_profile_set_meta(p, "gmon.dimension_abbrev", abbrev) < 0 ||
+	    set_meta_double(p, "gmon.scale", r->nhist ? r->scale : 0.0) < 0 ||
+	    set_meta_double(p, "gmon.total_time", total) < 0 ||
+	    set_meta_u64(p, "gmon.total_samples", r->total_samples) < 0 ||
+	    set_meta_int(p, "gmon.version", r->file_version) < 0)
+		rc = cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->executable);
+out:
+	free(time);
+	free(passes);
+	return rc;
+}
+
+int cg_read_gmon(cg_profile *p, const char *executable, const char *const *files, size_t n,
+		 const cg_gmon_options *opts, cg_error *err)
+{
+	cg_gmon_reader *r;
+	size_t i;
+	int rc = cg_gmon_reader_new(&r, p, executable, opts, err);
+
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = cg_gmon_reader_read(r, files[i], err);
+	if (rc == 0)
+		rc = cg_gmon_reader_finish(r, err);
+	cg_gmon_reader_free(r);
+	return rc;
+}
