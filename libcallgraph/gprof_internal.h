@@ -21,7 +21,7 @@ typedef struct gp_sym {
 	const char *file;     /* source path or NULL */
 	uint32_t line;
 	uint32_t flags;       /* cg_function_flags */
-	uint64_t addr;
+	uint64_t addr, end;   /* end: one past the last byte, 0 unknown */
 	cg_fid fid;           /* CG_NO_FUNC for cycle symbols */
 
 	double time;          /* self time in ticks (after the flat tables) */
@@ -48,13 +48,24 @@ typedef struct gp_arc {
 	const cg_cost *inclusive; /* exact inclusive cost from the model */
 } gp_arc;
 
-/* Symbol membership of one specification table. */
+/* A range of consecutive symbols [first, last] matched by one spec. */
+typedef struct gp_range {
+	uint32_t first, last;
+} gp_range;
+
+/* One entry of a gprof symbol table: a run of consecutive symbols that
+ * matched one spec, and for arc specs the runs its right side matched. */
+typedef struct gp_entry {
+	gp_range r;
+	gp_range *right;
+	size_t nright;
+} gp_entry;
+
+/* One of gprof's specification tables, finalized the way gprof finalizes
+ * it (sorted by start, one entry per start). */
 typedef struct gp_table {
-	uint8_t *in;              /* per symbol: 1 if matched (non-arc tables) */
-	int nonempty;
-	/* Arc tables: pairs of (left side, right side) membership sets. */
-	uint8_t **left, **right;
-	size_t npairs;
+	gp_entry *e;
+	size_t n;
 } gp_table;
 
 struct cg_gprof_analysis {
@@ -73,6 +84,8 @@ struct cg_gprof_analysis {
 	uint32_t *parent_lists;   /* arc indices, by child symbol */
 
 	gp_table tables[CG_GPROF_NTABLES];
+	gp_range **spec_runs;     /* right-side runs of arc specs (owned) */
+	size_t nspec_runs;
 
 	uint32_t *index_order;    /* nsyms + ncycles symbols in index order */
 
@@ -83,8 +96,6 @@ struct cg_gprof_analysis {
 	const char *dimension, *dimension_abbrev;
 	int has_histogram, has_arcs;
 
-	char **display;           /* cached demangled names (NULL = raw) */
-	uint8_t *display_done;
 };
 
 /* gprof_sort.c: glibc 2.36 qsort (top-down merge sort), comparison for
@@ -107,8 +118,6 @@ int gp_find_cycles(cg_gprof_analysis *a, cg_error *err);
 /* gprof_propagate.c: flags, fractions, times, index numbers. */
 int gp_propagate(cg_gprof_analysis *a, cg_error *err);
 
-/* gprof_print.c */
-const char *gp_display_name(const cg_gprof_analysis *a, uint32_t s);
 
 static inline int gp_is_cycle(const cg_gprof_analysis *a, uint32_t s)
 {

@@ -26,9 +26,11 @@
  *                             1/unit_seconds.  "0" = arcs without histogram.
  *      "gmon.histogram"="1"   a histogram was read
  *      "gmon.arcs"="1"        arc records were read
- *      "gmon.total_samples"   sum of all histogram bin counts (decimal),
- *                             gprof's total_time before flat exclusions;
- *                             default: the sum of the self times
+ *      "gmon.total_time"      gprof's total_time in ticks after the flat
+ *                             tables ("%.17g"; see cg_gprof_flat_filter)
+ *      "gmon.total_samples"   else: sum of all histogram bin counts
+ *                             (decimal), gprof's total_time before flat
+ *                             exclusions; default: the sum of self times
  *      "gmon.scale"           the first histogram record's scale
  *                             (UNITs per bin, "%.17g"); granularity is
  *                             (long)scale * 2 bytes.  Default 0.
@@ -165,6 +167,23 @@ CG_EXTERN int cg_gprof_function(const cg_gprof_analysis *a, cg_fid f,
  * self_calls (calls between members), times of the whole cycle. */
 CG_EXTERN int cg_gprof_cycle(const cg_gprof_analysis *a, uint32_t cycle,
 			     cg_gprof_function_info *out);
+
+/* ---- option tables alone (for readers) ---------------------------------- */
+
+/* gprof resolves its option tables against the symbol table before it
+ * reads the profile files, because histogram samples of functions that
+ * fail the flat tables (-p/-P, mcount & co.) are not credited at all.
+ * These let the gmon reader ask the same question: build the tables for
+ * the profile's functions (before any file is read), then pass
+ * cg_gprof_flat_filter with the tables as ctx (cg_gmon_options
+ * .flat_filter/.flat_filter_ctx). */
+typedef struct cg_gprof_tables cg_gprof_tables;
+CG_EXTERN int cg_gprof_tables_new(cg_gprof_tables **out, const cg_profile *p,
+				  const cg_gprof_options *opts, cg_error *err);
+CG_EXTERN void cg_gprof_tables_free(cg_gprof_tables *t);
+/* Nonzero when f passes (INCL_FLAT, EXCL_FLAT); ctx is a cg_gprof_tables
+ * built on the same profile (functions may not change in between). */
+CG_EXTERN int cg_gprof_flat_filter(void *ctx, const cg_profile *p, cg_fid f);
 
 /* Cycle membership only, without options (default tables): fills
  * cycle_of[f] (array of cg_profile_function_count() entries) with 0 or

@@ -1,0 +1,197 @@
+/*
+ * gprof_propagate.c — print flags, propagation fractions, time
+ * propagation and index numbers, in gprof's order of operations.
+ *
+ * Doubles are combined exactly as gprof combines them (count/ncalls first,
+ * then the product; sums in list order), because the sorts that follow
+ * compare these doubles for equality and ties are frequent.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "gprof_internal.h"
+
+static int cmp_topo(const void *ctx, uint32_t l, uint32_t r)
+{
+	const cg_gprof_analysis *a = ctx;
+	return a->syms[l].top - a->syms[r].top;
+}
+
+static void inherit_flags(cg_gprof_analysis *a, uint32_t c)
+{
+	gp_sym *s = a->syms;
+	uint32_t head = s[c].head;
+	if (head == c) {
+		s[c].print_flag = 0;
+		s[c].prop_fract = 0.0;
+		for (uint32_t k = 0; k < s[c].nparents; k++) {
+			const gp_arc *arc = &a->arcs[a->parent_lists[s[c].first_parent + k]];
+			uint32_t p = arc->parent;
+			if (p == c)
+				continue;
+			s[c].print_flag |= s[p].print_flag;
+			if (s[c].ncalls)
+				s[c].prop_fract += s[p].prop_fract
+					* ((double)arc->count / (double)s[c].ncalls);
+		}
+		return;
+	}
+	/* A cycle member: the whole cycle inherits from outside callers. */
+	gp_sym *y = &s[head];
+	y->print_flag = 0;
+	y->prop_fract = 0.0;
+	for (uint32_t m = y->next; m != GP_NONE; m = s[m].next) {
+		for (uint32_t k = 0; k < s[m].nparents; k++) {
+			const gp_arc *arc = &a->arcs[a->parent_lists[s[m].first_parent + k]];
+			uint32_t p = arc->parent;
+			if (s[p].head == head)
+				continue;
+			y->print_flag |= s[p].print_flag;
+			if (y->ncalls)
+				y->prop_fract += s[p].prop_fract
+					* ((double)arc->count / (double)y->ncalls);
+		}
+	}
+	for (uint32_t m = y->next; m != GP_NONE; m = s[m].next) {
+		s[m].print_flag = y->print_flag;
+		s[m].prop_fract = y->prop_fract;
+	}
+}
+
+static void propagate_flags(cg_gprof_analysis *a, const uint32_t *order)
+{
+	gp_sym *s = a->syms;
+	uint32_t old_head = GP_NONE;
+	a->print_time = 0.0;
+	for (uint32_t i = a->nsyms; i-- > 0;) {
+		uint32_t c = order[i];
+		if (s[c].head != old_head) {
+			old_head = s[c].head;
+			inherit_flags(a, c);
+		}
+		if (!s[c].print_flag) {
+			if (gp_passes(a, CG_GPROF_INCL_GRAPH, c))
+				s[c].print_flag = 1;
+		} else if (!gp_in_table(a, CG_GPROF_INCL_GRAPH, c)
+			   && gp_in_table(a, CG_GPROF_EXCL_GRAPH, c)) {
+			s[c].print_flag = 0;
+		}
+		if (s[c].prop_fract == 0.0) {
+			if (gp_passes(a, CG_GPROF_INCL_TIME, c))
+				s[c].prop_fract = 1.0;
+		} else if (!gp_in_table(a, CG_GPROF_INCL_TIME, c)
+			   && gp_in_table(a, CG_GPROF_EXCL_TIME, c)) {
+			s[c].prop_fract = 0.0;
+		}
+		s[c].prop_self = s[c].time * s[c].prop_fract;
+		a->print_time += s[c].prop_self;
+	}
+}
+
+static void cycle_time(cg_gprof_analysis *a)
+{
+	gp_sym *s = a->syms;
+	for (uint32_t k = 0; k < a->ncycles; k++) {
+		gp_sym *y = &s[a->nsyms + k];
+		for (uint32_t m = y->next; m != GP_NONE; m = s[m].next) {
+			if (s[m].prop_fract == 0.0)
+				continue;
+			y->time += s[m].time;
+		}
+		y->prop_self = y->prop_fract * y->time;
+	}
+}
+
+static void propagate_time(cg_gprof_analysis *a, uint32_t p)
+{
+	gp_sym *s = a->syms;
+	gp_sym *ps = &s[p];
+	if (ps->prop_fract == 0.0)
+		return;
+	for (uint32_t k = 0; k < ps->nchildren; k++) {
+		gp_arc *arc = &a->arcs[a->child_lists[ps->first_child + k]];
+		uint32_t c = arc->child;
+		if (arc->count == 0 || c == p || s[c].prop_fract == 0.0)
+			continue;
+		if (s[c].head != c) {
+			if (ps->cycle == s[c].cycle)
+				continue;
+			c = s[c].head;
+		} else if (ps->top <= s[c].top) {
+			continue;     /* gprof: "[propagate] toporder botches" */
+		}
+		gp_sym *cs = &s[c];
+		if (cs->ncalls == 0)
+			continue;
+		arc->time = cs->time * ((double)arc->count / (double)cs->ncalls);
+		arc->child_time = cs->child_time * ((double)arc->count / (double)cs->ncalls);
+		double share = arc->time + arc->child_time;
+		ps->child_time += share;
+		double prop_share = ps->prop_fract * share;
+		ps->prop_child += prop_share;
+		arc->time *= ps->prop_fract;
+		arc->child_time *= ps->prop_fract;
+		if (ps->head != p) {
+			s[ps->head].child_time += share;
+			s[ps->head].prop_child += prop_share;
+		}
+	}
+}
+
+static int cmp_total(const void *ctx, uint32_t l, uint32_t r)
+{
+	const cg_gprof_analysis *a = ctx;
+	const gp_sym *ls = &a->syms[l], *rs = &a->syms[r];
+	double diff = (ls->prop_self + ls->prop_child) - (rs->prop_self + rs->prop_child);
+	if (diff < 0.0)
+		return 1;
+	if (diff > 0.0)
+		return -1;
+	/* Deliberately gprof's: a cycle symbol always claims to come first,
+	 * even against another cycle symbol. */
+	if (!ls->name && ls->cycle != 0)
+		return -1;
+	if (!rs->name && rs->cycle != 0)
+		return 1;
+	if (!ls->name)
+		return -1;
+	if (!rs->name)
+		return 1;
+	if (ls->name[0] != '_' && rs->name[0] == '_')
+		return -1;
+	if (ls->name[0] == '_' && rs->name[0] != '_')
+		return 1;
+	if (ls->ncalls > rs->ncalls)
+		return -1;
+	if (ls->ncalls < rs->ncalls)
+		return 1;
+	return strcmp(ls->name, rs->name);
+}
+
+int gp_propagate(cg_gprof_analysis *a, cg_error *err)
+{
+	uint32_t n = a->nsyms, total = a->nsyms + a->ncycles;
+	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+	a->index_order = malloc(((size_t)total + 1) * sizeof *a->index_order);
+	if (!order || !a->index_order) {
+		free(order);
+		return cg_error_set(err, CG_ENOMEM, "gprof: out of memory");
+	}
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	int rc = gp_msort(order, n, cmp_topo, a);
+	if (!rc) {
+		propagate_flags(a, order);
+		cycle_time(a);
+		for (uint32_t i = 0; i < n; i++)
+			propagate_time(a, order[i]);
+		for (uint32_t i = 0; i < total; i++)
+			a->index_order[i] = i;
+		rc = gp_msort(a->index_order, total, cmp_total, a);
+	}
+	free(order);
+	if (rc)
+		return cg_error_set(err, rc, "gprof: out of memory");
+	for (uint32_t i = 0; i < total; i++)
+		a->syms[a->index_order[i]].index = i + 1;
+	return 0;
+}

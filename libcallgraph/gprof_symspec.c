@@ -1,0 +1,344 @@
+/*
+ * gprof_symspec.c — gprof's symbol specifications and option tables.
+ *
+ * A spec (FILE:NAME, FILE:LINE, NAME, FILE, LINE, or one of those on both
+ * sides of '/') is matched against every symbol; each run of consecutive
+ * matching symbols becomes one table entry, and the tables are then
+ * sorted and de-duplicated by start the way gprof finalizes its symbol
+ * tables.  Lookups use gprof's rule "greatest start <= symbol, symbol
+ * within its range", so overlapping specs behave as in gprof.  Symbol
+ * positions stand in for addresses: symbols are in address order and own
+ * disjoint ranges.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "gprof_internal.h"
+
+static const char *const default_excluded[] = {
+	"_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal",
+	"__mcleanup", NULL
+};
+
+typedef struct pattern {
+	const char *file;   /* basename to match, or NULL */
+	const char *name;   /* raw name to match, or NULL */
+	uint32_t line;      /* 0: any */
+} pattern;
+
+/* One parsed spec ("id" in gprof) with the tables it feeds. */
+typedef struct spec_id {
+	unsigned table;
+	char *text;         /* private copy, cut into left/right */
+	pattern left, right;
+	int has_right;
+	size_t left_first, left_count;    /* entries created by the left side */
+	gp_range *right_runs;
+	size_t nright;
+} spec_id;
+
+static uint32_t parse_line(const char *s)
+{
+	unsigned long v = strtoul(s, NULL, 10);
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* FILE:(NAME|LINE); without a colon a FILE if it has a dot, a LINE if it
+ * starts with a digit, else a NAME; empty parts match everything. */
+static void parse_pattern(char *spec, pattern *p)
+{
+	memset(p, 0, sizeof *p);
+	char *colon = strrchr(spec, ':');
+	if (colon) {
+		*colon = '\0';
+		if (colon > spec)
+			p->file = spec;
+		spec = colon + 1;
+		if (*spec) {
+			if (*spec >= '0' && *spec <= '9')
+				p->line = parse_line(spec);
+			else
+				p->name = spec;
+		}
+	} else if (*spec) {
+		if (strchr(spec, '.'))
+			p->file = spec;
+		else if (*spec >= '0' && *spec <= '9')
+			p->line = parse_line(spec);
+		else
+			p->name = spec;
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int pattern_match(const pattern *p, const gp_sym *s)
+{
+	if (p->file && (!s->file || strcmp(p->file, base_name(s->file)) != 0))
+		return 0;
+	if (p->line && p->line != s->line)
+		return 0;
+	if (p->name && strcmp(p->name, s->name) != 0)
+		return 0;
+	return 1;
+}
+
+/* A symbol whose range is empty (gprof's end address below its start,
+ * e.g. data_start above .text): it never tests as "in" a table. */
+static int sym_range_empty(const gp_sym *s)
+{
+	return (s->flags & CG_FN_HAS_ADDR) && s->end != 0 && s->end <= s->addr;
+}
+
+/* Last symbol position covered by a run ending at symbol `last`. */
+static int64_t run_end(const cg_gprof_analysis *a, uint32_t last)
+{
+	return sym_range_empty(&a->syms[last]) ? (int64_t)last - 1 : (int64_t)last;
+}
+
+typedef struct entry_tmp {
+	gp_range r;
+	size_t id_rank;     /* position in gprof's id list (most recent first) */
+	size_t id;
+} entry_tmp;
+
+static int cmp_entry_tmp(const void *l, const void *r)
+{
+	const entry_tmp *a = l, *b = r;
+	if (a->r.first != b->r.first)
+		return a->r.first < b->r.first ? -1 : 1;
+	return a->id_rank < b->id_rank ? -1 : a->id_rank > b->id_rank;
+}
+
+/* Runs of consecutive symbols matching p, appended to *runs. */
+static int collect_runs(const cg_gprof_analysis *a, const pattern *p, gp_range **runs, size_t *n)
+{
+	size_t cap = 0;
+	*runs = NULL;
+	*n = 0;
+	for (uint32_t s = 0; s < a->nsyms; s++) {
+		if (!pattern_match(p, &a->syms[s]))
+			continue;
+		if (*n && (*runs)[*n - 1].last + 1 == s) {
+			(*runs)[*n - 1].last = s;
+			continue;
+		}
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			gp_range *nr = realloc(*runs, cap * sizeof *nr);
+			if (!nr)
+				return CG_ENOMEM;
+			*runs = nr;
+		}
+		(*runs)[(*n)++] = (gp_range){ s, s };
+	}
+	return 0;
+}
+
+static int is_arc_table(unsigned t)
+{
+	return t == CG_GPROF_INCL_ARCS || t == CG_GPROF_EXCL_ARCS;
+}
+
+static void free_ids(spec_id *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(ids[i].text);
+		free(ids[i].right_runs);
+	}
+	free(ids);
+}
+
+static int build_table(cg_gprof_analysis *a, unsigned t, spec_id *ids, size_t nids,
+		       gp_range **left_runs, size_t *nleft)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nids; i++)
+		if (ids[i].table == t)
+			total += nleft[i];
+	if (!total)
+		return 0;
+	entry_tmp *tmp = malloc(total * sizeof *tmp);
+	if (!tmp)
+		return CG_ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < nids; i++) {
+		if (ids[i].table != t)
+			continue;
+		for (size_t j = 0; j < nleft[i]; j++)
+			tmp[k++] = (entry_tmp){ left_runs[i][j], nids - 1 - i, i };
+	}
+	qsort(tmp, total, sizeof *tmp, cmp_entry_tmp);
+
+	gp_table *tab = &a->tables[t];
+	tab->e = calloc(total, sizeof *tab->e);
+	if (!tab->e) {
+		free(tmp);
+		return CG_ENOMEM;
+	}
+	for (size_t i = 0; i < total; i++) {
+		/* One entry per start: the earliest in gprof's id list wins;
+		 * entries with an empty range are dropped. */
+		if (i > 0 && tmp[i].r.first == tmp[i - 1].r.first)
+			continue;
+		if (run_end(a, tmp[i].r.last) < (int64_t)tmp[i].r.first)
+			continue;
+		gp_entry *e = &tab->e[tab->n++];
+		e->r = tmp[i].r;
+		if (is_arc_table(t) && ids[tmp[i].id].has_right) {
+			e->right = ids[tmp[i].id].right_runs;  /* shared, owned by a->spec_runs */
+			e->nright = ids[tmp[i].id].nright;
+		}
+	}
+	free(tmp);
+	return 0;
+}
+
+int gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_error *err)
+{
+	size_t nuser = opts->nspecs, ndef = 0;
+	if (!opts->no_default_excludes)
+		for (const char *const *d = default_excluded; *d; d++)
+			ndef += 3;
+	size_t nids = nuser + ndef;
+	if (!nids)
+		return 0;
+
+	/* ids in the order gprof adds them: user specs, then the defaults. */
+	spec_id *ids = calloc(nids, sizeof *ids);
+	gp_range **left_runs = calloc(nids, sizeof *left_runs);
+	size_t *nleft = calloc(nids, sizeof *nleft);
+	int rc = 0;
+	if (!ids || !left_runs || !nleft) {
+		rc = CG_ENOMEM;
+		goto out;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < nuser; i++, k++) {
+		const cg_gprof_symspec *sp = &opts->specs[i];
+		if (sp->table >= CG_GPROF_NTABLES || !sp->spec) {
+			rc = cg_error_set(err, CG_EUSAGE, "gprof: bad symbol specification #%zu", i);
+			goto out;
+		}
+		ids[k].table = sp->table;
+		ids[k].text = strdup(sp->spec);
+	}
+	if (ndef) {
+		static const unsigned def_tables[3] = {
+			CG_GPROF_EXCL_TIME, CG_GPROF_EXCL_GRAPH, CG_GPROF_EXCL_FLAT
+		};
+		for (const char *const *d = default_excluded; *d; d++)
+			for (int t = 0; t < 3; t++, k++) {
+				ids[k].table = def_tables[t];
+				ids[k].text = strdup(*d);
+			}
+	}
+	for (size_t i = 0; i < nids; i++) {
+		if (!ids[i].text) {
+			rc = CG_ENOMEM;
+			goto out;
+		}
+		char *slash = strchr(ids[i].text, '/');
+		if (slash) {
+			*slash = '\0';
+			parse_pattern(slash + 1, &ids[i].right);
+			ids[i].has_right = 1;
+		}
+		parse_pattern(ids[i].text, &ids[i].left);
+		rc = collect_runs(a, &ids[i].left, &left_runs[i], &nleft[i]);
+		if (!rc && ids[i].has_right && is_arc_table(ids[i].table))
+			rc = collect_runs(a, &ids[i].right, &ids[i].right_runs, &ids[i].nright);
+		if (rc)
+			goto out;
+	}
+	for (unsigned t = 0; t < CG_GPROF_NTABLES && !rc; t++)
+		rc = build_table(a, t, ids, nids, left_runs, nleft);
+	if (rc)
+		goto out;
+
+	/* The right-side runs are shared by the arc table entries: keep them. */
+	a->spec_runs = calloc(nids, sizeof *a->spec_runs);
+	if (!a->spec_runs) {
+		rc = CG_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nids; i++) {
+		a->spec_runs[i] = ids[i].right_runs;
+		ids[i].right_runs = NULL;
+	}
+	a->nspec_runs = nids;
+out:
+	if (rc == CG_ENOMEM)
+		cg_error_set(err, rc, "gprof: out of memory building symbol tables");
+	if (left_runs)
+		for (size_t i = 0; i < nids; i++)
+			free(left_runs[i]);
+	free(left_runs);
+	free(nleft);
+	if (ids)
+		free_ids(ids, nids);
+	return rc;
+}
+
+void gp_tables_free(cg_gprof_analysis *a)
+{
+	for (unsigned t = 0; t < CG_GPROF_NTABLES; t++) {
+		free(a->tables[t].e);
+		a->tables[t].e = NULL;
+		a->tables[t].n = 0;
+	}
+	for (size_t i = 0; i < a->nspec_runs; i++)
+		free(a->spec_runs[i]);
+	free(a->spec_runs);
+	a->spec_runs = NULL;
+	a->nspec_runs = 0;
+}
+
+int gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s)
+{
+	const gp_table *tab = &a->tables[table];
+	size_t lo = 0, hi = tab->n;
+	/* Greatest entry start <= s. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tab->e[mid].r.first <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	return (int64_t)s <= run_end(a, tab->e[lo - 1].r.last);
+}
+
+int gp_passes(const cg_gprof_analysis *a, unsigned incl, uint32_t s)
+{
+	if (gp_in_table(a, incl, s))
+		return 1;
+	return a->tables[incl].n == 0 && !gp_in_table(a, incl + 1, s);
+}
+
+static int arc_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t p, uint32_t c)
+{
+	const gp_table *tab = &a->tables[table];
+	for (size_t i = 0; i < tab->n; i++) {
+		const gp_entry *e = &tab->e[i];
+		if (p < e->r.first || (int64_t)p > run_end(a, e->r.last))
+			continue;
+		for (size_t j = 0; j < e->nright; j++)
+			if (c >= e->right[j].first && c <= e->right[j].last)
+				return 1;
+	}
+	return 0;
+}
+
+int gp_arc_passes(const cg_gprof_analysis *a, uint32_t parent, uint32_t child)
+{
+	if (arc_in_table(a, CG_GPROF_INCL_ARCS, parent, child))
+		return 1;
+	return a->tables[CG_GPROF_INCL_ARCS].n == 0
+		&& !arc_in_table(a, CG_GPROF_EXCL_ARCS, parent, child);
+}
