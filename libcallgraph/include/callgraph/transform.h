@@ -18,16 +18,18 @@
 extern "C" {
 #endif
 
-/* Marks every function whose name matches one of the fnmatch(3) glob
- * `patterns` (and every function already flagged CG_FN_TRANSPARENT) as
- * transparent and removes them in place: afterwards they have no self
- * cost, no arcs and no call-tree nodes, and the rest of the profile
- * carries their cost.  A transparent function that is called from nowhere
- * (a root) keeps its cost, since there is no caller to give it to.
- * Per-function inclusive costs and call counts of other functions are
- * kept; those of removed functions are cleared. */
-CG_EXTERN int cg_transparent_apply(cg_profile *profile, const char *const *patterns,
-				   size_t count, cg_error *err);
+/* Returns in *out a copy of `profile` in which every function whose name
+ * (raw or demangled) matches one of the fnmatch(3) glob `patterns`, and
+ * every function already flagged CG_FN_TRANSPARENT, is removed: it keeps
+ * its number and gets the CG_FN_TRANSPARENT flag, but has no self cost,
+ * no arcs and no call-tree nodes left; the rest of the profile carries its
+ * cost.  Self costs are split with largest-remainder rounding, so totals
+ * stay exact.  A matching function that is called from nowhere (a root, or
+ * called spontaneously) keeps its cost, since there is no caller to give
+ * it to, and is not flagged.  Parts with a call tree have their arcs,
+ * self costs and per-function totals derived again from the new tree. */
+CG_EXTERN int cg_transparent_apply(cg_profile **out, const cg_profile *profile,
+				   const char *const *patterns, size_t count, cg_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,2 @@
+# convert/: cgconvert (any input to any output).
+$(eval $(call cg_tool_link,cgconvert,$(B)/convert/cgconvert.o))

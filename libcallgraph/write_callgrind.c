@@ -1,0 +1,431 @@
+/*
+ * write_callgrind.c — Callgrind output for KCachegrind and callgrind_annotate.
+ *
+ * What the two readers need (docs/formats.md, spec part A): header keys in
+ * their order with `positions:` and `event:` before `events:` and
+ * `summary:` after it; one function id per (object, file, name); `cob=` and
+ * `cfi=` repeated before every `cfn=` whose callee lives elsewhere; call
+ * costs that never count recursion twice; no negative numbers and no
+ * `calls=0`.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgraph.h"
+#include "arc_cost.h"
+#include "hashmap.h"
+
+/* the demangler lives in the gmon module; without it names stay raw */
+#pragma weak cg_demangle
+
+/* Fractional self costs (gprof splits histogram bins between functions)
+ * are written in thousandths of the event's unit. */
+#define FRACTION_SCALE 1000.0
+
+struct writer {
+	const cg_profile *p;
+	FILE *out;
+	size_t nf, nev;
+	double scale[CG_MAX_EVENTS];
+	/* name compression, restarted for every part (KCachegrind clears its
+	 * id tables at each part) */
+	struct cg_hashmap ob_ids, fl_ids;
+	uint32_t next_ob, next_fl, next_fn;
+	uint32_t *fn_ids;     /* nf, 0 = not yet defined */
+	int any_object;
+	const char *cur_ob, *cur_fl;
+};
+
+static cg_cost clamp(cg_cost c)
+{
+	return c < 0 ? 0 : c;
+}
+
+static cg_cost round_cost(double v)
+{
+	if (!(v > 0))
+		return 0;
+	if (v >= 9.2e18)
+		return INT64_MAX;
+	return (cg_cost)llround(v);
+}
+
+/* Names go out on one line with no control characters; an empty name is
+ * Callgrind's "unknown". */
+static void put_text(FILE *out, const char *s)
+{
+	if (!s || !*s) {
+		fputs("???", out);
+		return;
+	}
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			putc(c, out);
+	}
+}
+
+/* `key=(id) name` the first time, `key=(id)` afterwards. */
+static int put_compressed(struct writer *w, const char *key, struct cg_hashmap *ids,
+			  uint32_t *next, const char *name)
+{
+	uint32_t id;
+	uint64_t k = (uint64_t)(uintptr_t)name;
+	if (cg_hashmap_get(ids, k, &id)) {
+		fprintf(w->out, "%s=(%" PRIu32 ")\n", key, id);
+		return 0;
+	}
+	id = ++*next;
+	if (cg_hashmap_put(ids, k, id))
+		return CG_ENOMEM;
+	fprintf(w->out, "%s=(%" PRIu32 ") ", key, id);
+	put_text(w->out, name);
+	putc('\n', w->out);
+	return 0;
+}
+
+static void put_function(struct writer *w, const char *key, cg_fid f)
+{
+	const cg_function *fn = cg_profile_function(w->p, f);
+	if (w->fn_ids[f]) {
+		fprintf(w->out, "%s=(%" PRIu32 ")\n", key, w->fn_ids[f]);
+		return;
+	}
+	w->fn_ids[f] = ++w->next_fn;
+	fprintf(w->out, "%s=(%" PRIu32 ") ", key, w->fn_ids[f]);
+	/* gmon names are raw symbols; Callgrind shows what people read */
+	char *dem = cg_demangle ? cg_demangle(fn->name) : NULL;
+	put_text(w->out, dem ? dem : fn->name);
+	free(dem);
+	putc('\n', w->out);
+}
+
+static void put_costs(struct writer *w, uint32_t line, const cg_cost *c)
+{
+	fprintf(w->out, "%" PRIu32, line);
+	/* trailing zeros may be left out; keep at least one number */
+	size_t n = w->nev;
+	while (n > 1 && c[n - 1] == 0)
+		n--;
+	for (size_t e = 0; e < n; e++)
+		fprintf(w->out, " %" PRId64, c[e]);
+	putc('\n', w->out);
+}
+
+/* Integer self costs of a part in the written units.  A scaled event is
+ * rounded by largest remainder, so the written total is the rounded
+ * exact total. */
+static int part_self(struct writer *w, unsigned part, cg_cost *self, double *dself)
+{
+	const cg_profile *p = w->p;
+	int exact = cg_profile_has_self_exact(p, part);
+	for (size_t f = 0; f < w->nf; f++) {
+		const cg_cost *s = cg_profile_self(p, part, (cg_fid)f);
+		for (size_t e = 0; e < w->nev; e++) {
+			double v = (e == 0 && exact) ? cg_profile_self_exact(p, part, (cg_fid)f)
+						     : (double)s[e];
+			dself[f * w->nev + e] = v > 0 ? v * w->scale[e] : 0;
+			self[f * w->nev + e] = w->scale[e] == 1.0 && !(e == 0 && exact)
+				? clamp(s[e]) : 0;
+		}
+	}
+	for (size_t e = 0; e < w->nev; e++) {
+		if (w->scale[e] == 1.0 && !(e == 0 && exact))
+			continue;
+		double sum = 0, floors = 0;
+		for (size_t f = 0; f < w->nf; f++) {
+			double v = dself[f * w->nev + e];
+			sum += v;
+			self[f * w->nev + e] = (cg_cost)floor(v);
+			floors += floor(v);
+		}
+		double left = llround(sum) - floors;
+		if (left <= 0)
+			continue;
+		/* hand the remaining units to the largest fractions (ties: lower
+		 * function number) */
+		size_t *order = malloc((w->nf ? w->nf : 1) * sizeof *order);
+		if (!order)
+			return CG_ENOMEM;
+		size_t n = 0;
+		for (size_t f = 0; f < w->nf; f++)
+			if (dself[f * w->nev + e] - floor(dself[f * w->nev + e]) > 0)
+				order[n++] = f;
+		for (size_t i = 1; i < n; i++) {  /* insertion sort is fine: few */
+			size_t x = order[i], j = i;
+			double fx = dself[x * w->nev + e] - floor(dself[x * w->nev + e]);
+			while (j > 0) {
+				size_t y = order[j - 1];
+				double fy = dself[y * w->nev + e] - floor(dself[y * w->nev + e]);
+				if (fy > fx || (fy == fx && y < x))
+					break;
+				order[j] = y;
+				j--;
+			}
+			order[j] = x;
+		}
+		for (size_t i = 0; i < n && left > 0; i++, left--)
+			self[order[i] * w->nev + e]++;
+		free(order);
+	}
+	return 0;
+}
+
+static void put_header_events(struct writer *w, const cg_cost *totals, int first)
+{
+	const cg_profile *p = w->p;
+	if (first) {
+		fputs("positions: line\n", w->out);
+		for (size_t e = 0; e < w->nev; e++) {
+			const cg_event *ev = cg_profile_event(p, e);
+			fprintf(w->out, "event: %s : ", ev->name);
+			put_text(w->out, ev->description && *ev->description ? ev->description
+									     : ev->name);
+			if (w->scale[e] != 1.0)
+				fprintf(w->out, " (thousandths)");
+			if (ev->unit_seconds > 0)
+				fprintf(w->out, " [1 = %.6g s]", ev->unit_seconds / w->scale[e]);
+			putc('\n', w->out);
+		}
+	}
+	fputs("events:", w->out);
+	for (size_t e = 0; e < w->nev; e++)
+		fprintf(w->out, " %s", cg_profile_event(p, e)->name);
+	fputs("\nsummary:", w->out);
+	for (size_t e = 0; e < w->nev; e++)
+		fprintf(w->out, " %" PRId64, totals[e]);
+	fputs("\n\n", w->out);
+}
+
+static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsigned number)
+{
+	size_t nf = w->nf, nev = w->nev, na = cg_profile_arc_count(p, part);
+	cg_cost *self = calloc((nf ? nf : 1) * nev, sizeof *self);
+	double *dself = calloc((nf ? nf : 1) * nev, sizeof *dself);
+	double *arc_incl = calloc((na ? na : 1) * nev, sizeof *arc_incl);
+	uint32_t *first = calloc(nf + 1, sizeof *first);
+	uint32_t *order = malloc((na ? na : 1) * sizeof *order);
+	int rc = CG_ENOMEM;
+	if (!self || !dself || !arc_incl || !first || !order)
+		goto out;
+	if (part_self(w, part, self, dself) ||
+	    conv_arc_costs(p, part, dself, w->scale, arc_incl))
+		goto out;
+	/* arcs grouped by caller, in their model order */
+	for (size_t i = 0; i < na; i++)
+		first[cg_profile_arc(p, part, i)->caller + 1]++;
+	for (size_t f = 0; f < nf; f++)
+		first[f + 1] += first[f];
+	{
+		uint32_t *fill = malloc((nf + 1) * sizeof *fill);
+		if (!fill)
+			goto out;
+		memcpy(fill, first, (nf + 1) * sizeof *fill);
+		for (size_t i = 0; i < na; i++)
+			order[fill[cg_profile_arc(p, part, i)->caller]++] = (uint32_t)i;
+		free(fill);
+	}
+
+	cg_cost totals[CG_MAX_EVENTS] = { 0 };
+	for (size_t f = 0; f < nf; f++)
+		for (size_t e = 0; e < nev; e++)
+			totals[e] += self[f * nev + e];
+
+	if (number > 1)
+		fputs("\n", w->out);
+	fprintf(w->out, "part: %u\n", number);
+	const char *pname = cg_profile_part_name(p, part);
+	if (pname && *pname) {
+		fputs("desc: Part: ", w->out);
+		put_text(w->out, pname);
+		putc('\n', w->out);
+	}
+	put_header_events(w, totals, number == 1);
+
+	cg_hashmap_release(&w->ob_ids);
+	cg_hashmap_release(&w->fl_ids);
+	memset(w->fn_ids, 0, (nf ? nf : 1) * sizeof *w->fn_ids);
+	w->next_ob = w->next_fl = w->next_fn = 0;
+	w->cur_ob = w->cur_fl = NULL;
+	int have_cur = 0;
+
+	cg_cost call_cost[CG_MAX_EVENTS];
+	for (size_t f = 0; f < nf; f++) {
+		const cg_cost *s = self + f * nev;
+		int has_self = 0, has_calls = 0;
+		for (size_t e = 0; e < nev; e++)
+			has_self |= s[e] != 0;
+		for (uint32_t k = first[f]; k < first[f + 1]; k++) {
+			const cg_arc *a = cg_profile_arc(p, part, order[k]);
+			int cost = 0;
+			for (size_t e = 0; e < nev; e++)
+				cost |= round_cost(arc_incl[(size_t)order[k] * nev + e]) != 0;
+			has_calls |= a->count != 0 || cost;
+		}
+		if (!has_self && !has_calls)
+			continue;
+		const cg_function *fn = cg_profile_function(p, (cg_fid)f);
+		const char *fob = fn->object ? fn->object : "???";
+		const char *ffl = fn->file ? fn->file : "???";
+		if (w->any_object && (!have_cur || w->cur_ob != fob)) {
+			if ((rc = put_compressed(w, "ob", &w->ob_ids, &w->next_ob, fob)))
+				goto out;
+			w->cur_ob = fob;
+		}
+		if (!have_cur || w->cur_fl != ffl) {
+			if ((rc = put_compressed(w, "fl", &w->fl_ids, &w->next_fl, ffl)))
+				goto out;
+			w->cur_fl = ffl;
+		}
+		have_cur = 1;
+		put_function(w, "fn", (cg_fid)f);
+		if (has_self)
+			put_costs(w, fn->line, s);
+		for (uint32_t k = first[f]; k < first[f + 1]; k++) {
+			uint32_t i = order[k];
+			const cg_arc *a = cg_profile_arc(p, part, i);
+			int cost = 0;
+			for (size_t e = 0; e < nev; e++) {
+				if (a->inclusive && w->scale[e] == 1.0)
+					call_cost[e] = clamp(a->inclusive[e]);
+				else
+					call_cost[e] = round_cost(arc_incl[(size_t)i * nev + e]);
+				cost |= call_cost[e] != 0;
+			}
+			if (a->count == 0 && !cost)
+				continue;
+			const cg_function *callee = cg_profile_function(p, a->callee);
+			const char *cob = callee->object ? callee->object : "???";
+			const char *cfl = callee->file ? callee->file : "???";
+			if (w->any_object && cob != w->cur_ob &&
+			    (rc = put_compressed(w, "cob", &w->ob_ids, &w->next_ob, cob)))
+				goto out;
+			if (cfl != w->cur_fl &&
+			    (rc = put_compressed(w, "cfi", &w->fl_ids, &w->next_fl, cfl)))
+				goto out;
+			put_function(w, "cfn", a->callee);
+			/* calls=0 would make callgrind_annotate add the cost to
+			 * the caller's self cost: a costed arc with no count is
+			 * written as one call */
+			fprintf(w->out, "calls=%" PRIu64 " %" PRIu32 "\n", a->count ? a->count : 1,
+				callee->line);
+			put_costs(w, a->line ? a->line : fn->line, call_cost);
+		}
+		putc('\n', w->out);
+	}
+	fputs("totals:", w->out);
+	for (size_t e = 0; e < nev; e++)
+		fprintf(w->out, " %" PRId64, totals[e]);
+	putc('\n', w->out);
+	rc = 0;
+out:
+	free(self);
+	free(dself);
+	free(arc_incl);
+	free(first);
+	free(order);
+	return rc;
+}
+
+/* An event needs the finer unit when some part has fractional exact self
+ * costs for it. */
+static void choose_scales(struct writer *w, const cg_profile *p)
+{
+	for (size_t e = 0; e < w->nev; e++)
+		w->scale[e] = 1.0;
+	if (!w->nev)
+		return;
+	for (unsigned part = 0; part < cg_profile_part_count(p); part++) {
+		if (!cg_profile_has_self_exact(p, part))
+			continue;
+		for (size_t f = 0; f < w->nf; f++) {
+			double v = cg_profile_self_exact(p, part, (cg_fid)f);
+			if (v != floor(v)) {
+				w->scale[0] = FRACTION_SCALE;
+				return;
+			}
+		}
+	}
+}
+
+static void put_header(struct writer *w, const cg_profile *p)
+{
+	fputs("# callgrind format\nversion: 1\n", w->out);
+	fprintf(w->out, "creator: libcallgraph %s", cg_version());
+	const char *creator = cg_profile_meta(p, "creator");
+	if (creator) {
+		fputs(" (from ", w->out);
+		put_text(w->out, creator);
+		putc(')', w->out);
+	}
+	putc('\n', w->out);
+	const char *pid = cg_profile_meta(p, "pid");
+	if (pid) {
+		char *end;
+		unsigned long long v = strtoull(pid, &end, 10);
+		if (*pid && !*end)
+			fprintf(w->out, "pid: %llu\n", v);
+	}
+	const char *cmd = cg_profile_meta(p, "cmd");
+	if (!cmd)
+		cmd = cg_profile_meta(p, "executable");
+	if (cmd) {
+		/* keep `events:` within KCachegrind's 2 KiB detection window */
+		char buf[512];
+		size_t n = strlen(cmd);
+		if (n >= sizeof buf)
+			n = sizeof buf - 1;
+		memcpy(buf, cmd, n);
+		buf[n] = 0;
+		fputs("cmd: ", w->out);
+		put_text(w->out, buf);
+		putc('\n', w->out);
+	}
+}
+
+int cg_write_callgrind(const cg_profile *profile, FILE *out, const cg_callgrind_options *opts,
+		       cg_error *err)
+{
+	cg_profile *merged = NULL;
+	const cg_profile *p = profile;
+	if (cg_profile_event_count(profile) == 0)
+		return cg_error_set(err, CG_EUSAGE, "callgrind: the profile has no events");
+	if (opts && opts->merge_parts && cg_profile_part_count(profile) > 1) {
+		int rc = cg_profile_merge_parts(&merged, profile, err);
+		if (rc)
+			return rc;
+		p = merged;
+	}
+	struct writer w = { 0 };
+	w.p = p;
+	w.out = out;
+	w.nf = cg_profile_function_count(p);
+	w.nev = cg_profile_event_count(p);
+	w.fn_ids = calloc(w.nf ? w.nf : 1, sizeof *w.fn_ids);
+	int rc = CG_ENOMEM;
+	if (!w.fn_ids)
+		goto out;
+	for (size_t f = 0; f < w.nf; f++)
+		if (cg_profile_function(p, (cg_fid)f)->object)
+			w.any_object = 1;
+	choose_scales(&w, p);
+	put_header(&w, p);
+	for (unsigned part = 0; part < cg_profile_part_count(p); part++)
+		if ((rc = write_part(&w, p, part, part + 1)))
+			goto out;
+	rc = ferror(out) ? CG_EIO : 0;
+out:
+	free(w.fn_ids);
+	cg_hashmap_release(&w.ob_ids);
+	cg_hashmap_release(&w.fl_ids);
+	cg_profile_free(merged);
+	if (rc == CG_ENOMEM)
+		return cg_error_set(err, rc, "callgrind: out of memory");
+	if (rc == CG_EIO)
+		return cg_error_set(err, rc, "callgrind: write error");
+	return rc;
+}
