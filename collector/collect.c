@@ -35,7 +35,7 @@ struct cgc_func *g_funcs;
 /* Threads that have no state yet point at this frame: its fn never matches
  * and its stack pointer is above every real one. */
 static struct cgc_frame g_sentinel[2] = {
-	{ NULL, 0, UINTPTR_MAX }, { NULL, 0, UINTPTR_MAX }
+	{ NULL, 0, UINTPTR_MAX, 0 }, { NULL, 0, UINTPTR_MAX, 0 }
 };
 
 static _Thread_local struct cgc_tls tls __attribute__((tls_model("initial-exec"))) = {
@@ -388,31 +388,30 @@ static struct cgc_node *CGC_TEXT descend(struct cgc_node *cur, uintptr_t fn, int
 
 /* ---- the -finstrument-functions hooks ------------------------------------ */
 
-static void CGC_COLD enter_miss(struct cgc_node *cur, uintptr_t fn)
+/* Pops the frames a longjmp abandoned: those whose stack is gone (entered
+ * deeper than we are now), and those entered at our very stack depth from
+ * another call site (a sibling call that never returned).  A frame at the
+ * same depth with the same call site is the physical function around an
+ * inlined callee: it is alive. */
+static int CGC_TEXT resync(uintptr_t now, uintptr_t site)
 {
-	struct cgc_node *n = descend(cur, fn, 0);
-	if (n)
-		tls.cur = n;
+	struct cgc_frame *sp = tls.sp;
+	int popped = 0;
+	while (sp[-1].sp < now || (sp[-1].sp == now && sp[-1].site != site)) {
+		sp--;
+		tls.cur = sp->saved;
+		popped = 1;
+	}
+	if (popped) {
+		tls.sp = sp;
+		tls.th->resyncs++;
+	}
+	return popped;
 }
 
-/* Not started, stopped, stack full, or a longjmp left frames behind. */
-static void CGC_COLD enter_slow(uintptr_t fn, uintptr_t now)
+static void CGC_TEXT push_and_descend(uintptr_t fn, uintptr_t now, uintptr_t site)
 {
-	if (!tls.cur) {
-		if (tls.th || !thread_init())
-			return;
-	}
 	struct cgc_frame *sp = tls.sp;
-	if (sp[-1].sp < now) {
-		/* Frames whose stack is already gone were left by longjmp. */
-		struct cgc_thread *th = tls.th;
-		while (sp[-1].sp < now) {
-			sp--;
-			tls.cur = sp->saved;
-		}
-		tls.sp = sp;
-		th->resyncs++;
-	}
 	if (sp == tls.end) {
 		stop_thread(tls.th, CGC_OVERFLOW);
 		return;
@@ -421,25 +420,58 @@ static void CGC_COLD enter_slow(uintptr_t fn, uintptr_t now)
 	sp->saved = cur;
 	sp->fn = fn;
 	sp->sp = now;
+	sp->site = site;
 	tls.sp = sp + 1;
-	if (g_enabled)
-		enter_miss(cur, fn);
+	if (g_enabled) {
+		struct cgc_node *n = descend(cur, fn, 0);
+		if (n)
+			tls.cur = n;
+	}
+}
+
+/* The hot path pushed the frame but found no cached child: a new context,
+ * or a sibling left behind by longjmp at the same depth (checked only
+ * here, where it costs nothing extra on the common path). */
+static void CGC_COLD enter_miss(struct cgc_node *cur, uintptr_t fn, uintptr_t now,
+				uintptr_t site)
+{
+	struct cgc_frame *below = tls.sp - 2;
+	if (CGC_UNLIKELY(below->sp == now && below->site != site)) {
+		tls.sp--;
+		resync(now, site);
+		push_and_descend(fn, now, site);
+		return;
+	}
+	struct cgc_node *n = descend(cur, fn, 0);
+	if (n)
+		tls.cur = n;
+}
+
+/* Not started, stopped, stack full, or a longjmp left frames behind. */
+static void CGC_COLD enter_slow(uintptr_t fn, uintptr_t now, uintptr_t site)
+{
+	if (!tls.cur) {
+		if (tls.th || !thread_init())
+			return;
+	}
+	resync(now, site);
+	push_and_descend(fn, now, site);
 }
 
 void CGC_TEXT __cyg_profile_func_enter(void *this_fn, void *call_site)
 {
-	(void)call_site;
 	uintptr_t fn = (uintptr_t)this_fn;
 	uintptr_t now = machine_sp();
 	struct cgc_node *cur = tls.cur;
 	struct cgc_frame *sp = tls.sp;
 	if (CGC_UNLIKELY(!cur || sp == tls.end || sp[-1].sp < now)) {
-		enter_slow(fn, now);
+		enter_slow(fn, now, (uintptr_t)call_site);
 		return;
 	}
 	sp->saved = cur;
 	sp->fn = fn;
 	sp->sp = now;
+	sp->site = (uintptr_t)call_site;
 	tls.sp = sp + 1;
 	if (CGC_UNLIKELY(!g_enabled))
 		return;
@@ -453,7 +485,7 @@ void CGC_TEXT __cyg_profile_func_enter(void *this_fn, void *call_site)
 		tls.cur = n->target;
 		return;
 	}
-	enter_miss(cur, fn);
+	enter_miss(cur, fn, now, (uintptr_t)call_site);
 }
 
 /* The exit does not match the newest frame: frames above were abandoned by

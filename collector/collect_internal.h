@@ -65,6 +65,7 @@ struct cgc_frame {
 	struct cgc_node *saved;  /* caller's node, current again at exit */
 	uintptr_t fn;
 	uintptr_t sp;            /* machine stack pointer at entry (longjmp check) */
+	uintptr_t site;          /* return address into the caller */
 };
 
 enum cgc_status { CGC_OK = 0, CGC_OOM = 1, CGC_OVERFLOW = 2 };

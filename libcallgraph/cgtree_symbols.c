@@ -1,0 +1,155 @@
+/*
+ * cgtree_symbols.c — function symbols of one object file, for the cgtree
+ * reader: the collector records functions as (object, offset) and we name
+ * them offline, once per distinct function.
+ *
+ * The static symbol table (.symtab) is used when present, the dynamic one
+ * otherwise, so static functions of unstripped programs get their names
+ * (dladdr at run time would miss them).  Source file and line come from
+ * DWARF through bfd_find_nearest_line.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <bfd.h>
+
+#include "cgtree_symbols.h"
+
+#define DEMANGLE_FLAGS 3  /* DMGL_PARAMS | DMGL_ANSI, as gprof and nm -C use */
+
+struct entry {
+	uint64_t addr;
+	asymbol *sym;
+	char *demangled;
+	int is_local;
+};
+
+struct cgt_symtab {
+	bfd *abfd;
+	asymbol **syms;
+	struct entry *v;
+	size_t n;
+};
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Among aliases, global before weak before local, then by name, so the
+	 * chosen name does not depend on the symbol table's order. */
+	int rx = x->is_local ? 2 : (x->sym->flags & BSF_WEAK) ? 1 : 0;
+	int ry = y->is_local ? 2 : (y->sym->flags & BSF_WEAK) ? 1 : 0;
+	if (rx != ry)
+		return rx - ry;
+	return strcmp(bfd_asymbol_name(x->sym), bfd_asymbol_name(y->sym));
+}
+
+static long load_symbols(bfd *abfd, asymbol ***out)
+{
+	long size = bfd_get_symtab_upper_bound(abfd);
+	long n = 0;
+	asymbol **syms = NULL;
+	if (size > 0 && (syms = malloc((size_t)size)) != NULL)
+		n = bfd_canonicalize_symtab(abfd, syms);
+	if (n <= 0) {
+		free(syms);
+		syms = NULL;
+		n = 0;
+		size = bfd_get_dynamic_symtab_upper_bound(abfd);
+		if (size > 0 && (syms = malloc((size_t)size)) != NULL)
+			n = bfd_canonicalize_dynamic_symtab(abfd, syms);
+	}
+	if (n <= 0) {
+		free(syms);
+		return 0;
+	}
+	*out = syms;
+	return n;
+}
+
+cgt_symtab *cgt_symtab_open(const char *path)
+{
+	static int initialised;
+	if (!initialised) {
+		bfd_init();
+		initialised = 1;
+	}
+	cgt_symtab *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->abfd = bfd_openr(path, NULL);
+	if (!t->abfd || !bfd_check_format(t->abfd, bfd_object))
+		goto fail;
+	long n = load_symbols(t->abfd, &t->syms);
+	if (n <= 0)
+		goto fail;
+	t->v = calloc((size_t)n, sizeof *t->v);
+	if (!t->v)
+		goto fail;
+	for (long i = 0; i < n; i++) {
+		asymbol *s = t->syms[i];
+		if (!(s->flags & BSF_FUNCTION) || !s->section ||
+		    !(bfd_section_flags(s->section) & SEC_CODE) || bfd_is_und_section(s->section))
+			continue;
+		struct entry *e = &t->v[t->n++];
+		e->addr = bfd_asymbol_value(s);
+		e->sym = s;
+		e->is_local = (s->flags & BSF_LOCAL) != 0;
+	}
+	if (t->n == 0)
+		goto fail;
+	qsort(t->v, t->n, sizeof *t->v, by_addr);
+	return t;
+fail:
+	cgt_symtab_close(t);
+	return NULL;
+}
+
+int cgt_symtab_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {  /* first entry with address > addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	size_t i = lo - 1;
+	while (i > 0 && t->v[i - 1].addr == t->v[i].addr)
+		i--;  /* the preferred alias sorts first */
+	struct entry *e = &t->v[i];
+	const char *raw = bfd_asymbol_name(e->sym);
+	if (!e->demangled)
+		e->demangled = bfd_demangle(t->abfd, raw, DEMANGLE_FLAGS);
+	memset(out, 0, sizeof *out);
+	out->name = e->demangled ? e->demangled : raw;
+	out->is_local = e->is_local;
+	out->start = e->addr;
+	out->end = lo < t->n ? t->v[lo].addr : 0;
+	asection *sec = e->sym->section;
+	const char *file = NULL, *func = NULL;
+	unsigned line = 0;
+	if (sec && addr >= bfd_section_vma(sec) &&
+	    bfd_find_nearest_line(t->abfd, sec, t->syms, e->addr - bfd_section_vma(sec),
+				  &file, &func, &line)) {
+		out->file = file && *file ? file : NULL;
+		out->line = line;
+	}
+	return 0;
+}
+
+void cgt_symtab_close(cgt_symtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].demangled);
+	free(t->v);
+	free(t->syms);
+	if (t->abfd)
+		bfd_close(t->abfd);
+	free(t);
+}

@@ -1,0 +1,730 @@
+/*
+ * read_cgtree.c — reads the cgtree format (docs/cgtree.md) into the model:
+ * one pass over the lines, every id checked against what was defined
+ * before, the tree checked to be in pre-order with links pointing at
+ * ancestors of the same function.  Symbols are resolved per distinct
+ * function, from the objects the file names.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgraph.h"
+#include "cgtree_symbols.h"
+
+#define MAX_FIELDS 64
+#define MAX_ID 100000000u   /* ids beyond this are nonsense, not big profiles */
+
+struct object {
+	char *path;
+	cgt_symtab *syms;
+	int tried;
+};
+
+struct rnode {
+	uint32_t func;   /* file function id */
+	cg_nid nid;      /* model node */
+	uint32_t parent; /* file node id */
+	unsigned char open;  /* on the current pre-order path */
+	unsigned char link;
+};
+
+struct reader {
+	cg_profile *p;
+	const char *name;
+	unsigned long line;
+	unsigned flags;
+	cg_error *err;
+	int nevents;
+	int in_thread;
+	int seen_thread;
+	unsigned threads;
+	unsigned part;
+	char pid[24];
+	struct object *obj;
+	size_t nobj, capobj;
+	cg_fid *fn;        /* file function id -> model function */
+	size_t nfn, capfn;
+	struct rnode *nodes;
+	size_t nnodes, capnodes;
+	uint32_t *path;    /* open nodes, root first */
+	size_t depth, cappath;
+	char **noprofile;
+	size_t nnoprofile;
+	uint64_t stats[4]; /* samples, overhead, lost, resyncs */
+	char status[256];
+	char *fields[MAX_FIELDS];
+	int nfields;
+};
+
+static int fail(struct reader *r, const char *what)
+{
+	return cg_error_set(r->err, CG_EFORMAT, "%s:%lu: %s", r->name, r->line, what);
+}
+
+static int failf(struct reader *r, const char *fmt, const char *arg)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, fmt, arg);
+	return fail(r, msg);
+}
+
+static int oom(struct reader *r)
+{
+	return cg_error_set(r->err, CG_ENOMEM, "%s:%lu: out of memory", r->name, r->line);
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap * 2 : 64;
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*v, n * elem);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+/* ---- fields ---------------------------------------------------------------- */
+
+static int parse_u64(struct reader *r, int i, uint64_t *out)
+{
+	const char *s = r->fields[i];
+	uint64_t v = 0;
+	if (!*s)
+		return failf(r, "field %s: expected a number", i == 1 ? "1" : "value");
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return failf(r, "bad number '%s'", r->fields[i]);
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return failf(r, "number '%s' out of range", r->fields[i]);
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_id(struct reader *r, int i, uint32_t *out)
+{
+	uint64_t v;
+	int rc = parse_u64(r, i, &v);
+	if (rc)
+		return rc;
+	if (v > MAX_ID)
+		return failf(r, "id '%s' out of range", r->fields[i]);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_hex(struct reader *r, int i, uint64_t *out)
+{
+	const char *s = r->fields[i];
+	if (s[0] != '0' || s[1] != 'x' || !s[2] || strlen(s) > 18)
+		return failf(r, "bad address '%s'", s);
+	uint64_t v = 0;
+	for (s += 2; *s; s++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0'
+			: *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+			: *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+		if (d < 0)
+			return failf(r, "bad address '%s'", r->fields[i]);
+		v = v << 4 | (uint64_t)d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int hexdigit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0'
+		: c >= 'a' && c <= 'f' ? c - 'a' + 10
+		: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes a string field in place; *out is NULL for "-". */
+static int parse_str(struct reader *r, int i, const char **out)
+{
+	char *s = r->fields[i], *d = s;
+	if (strcmp(s, "-") == 0) {
+		*out = NULL;
+		return 0;
+	}
+	for (const char *p = s; *p; p++) {
+		if (*p != '%') {
+			*d++ = *p;
+			continue;
+		}
+		int hi = hexdigit(p[1]), lo = hi < 0 ? -1 : hexdigit(p[2]);
+		if (lo < 0 || (hi == 0 && lo == 0))
+			return fail(r, "bad %-escape in a string");
+		*d++ = (char)(hi << 4 | lo);
+		p += 2;
+	}
+	*d = '\0';
+	*out = s;
+	return 0;
+}
+
+static int want_fields(struct reader *r, int n)
+{
+	if (r->nfields != n) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "'%s' needs %d fields, found %d", r->fields[0], n - 1,
+			 r->nfields - 1);
+		return fail(r, msg);
+	}
+	return 0;
+}
+
+/* ---- header records ------------------------------------------------------- */
+
+static int header_meta(struct reader *r)
+{
+	const char *key = r->fields[0];
+	if (r->seen_thread)
+		return failf(r, "'%s' after the first thread", key);
+	if (strcmp(key, "cmd") == 0) {
+		size_t len = 0;
+		for (int i = 1; i < r->nfields; i++)
+			len += strlen(r->fields[i]) + 1;
+		char *cmd = malloc(len + 1), *d = cmd;
+		if (!cmd)
+			return oom(r);
+		for (int i = 1; i < r->nfields; i++) {
+			const char *arg;
+			if (parse_str(r, i, &arg)) {
+				free(cmd);
+				return CG_EFORMAT;
+			}
+			size_t n = arg ? strlen(arg) : 0;
+			if (i > 1)
+				*d++ = ' ';
+			memcpy(d, arg ? arg : "", n);
+			d += n;
+		}
+		*d = '\0';
+		int rc = cg_profile_set_meta(r->p, "cmd", cmd);
+		free(cmd);
+		return rc ? oom(r) : 0;
+	}
+	int rc = want_fields(r, strcmp(key, "creator") == 0 ? 3 : 2);
+	if (rc)
+		return rc;
+	const char *v;
+	if (strcmp(key, "creator") == 0) {
+		const char *name, *version;
+		char both[512];
+		if (parse_str(r, 1, &name) || parse_str(r, 2, &version))
+			return CG_EFORMAT;
+		snprintf(both, sizeof both, "%s %s", name ? name : "-", version ? version : "-");
+		return cg_profile_set_meta(r->p, "creator", both) ? oom(r) : 0;
+	}
+	if (strcmp(key, "pid") == 0 || strcmp(key, "ppid") == 0 || strcmp(key, "hz") == 0 ||
+	    strcmp(key, "forked") == 0) {
+		uint64_t n;
+		if (parse_u64(r, 1, &n))
+			return CG_EFORMAT;
+		if (strcmp(key, "pid") == 0)
+			snprintf(r->pid, sizeof r->pid, "%llu", (unsigned long long)n);
+		v = r->fields[1];
+	} else if (parse_str(r, 1, &v)) {
+		return CG_EFORMAT;
+	}
+	if (strcmp(key, "time") == 0 && (!v || (strcmp(v, "cpu") && strcmp(v, "wall") &&
+						strcmp(v, "calls"))))
+		return failf(r, "unknown time kind '%s'", v ? v : "-");
+	return cg_profile_set_meta(r->p, key, v ? v : "") ? oom(r) : 0;
+}
+
+static int rec_event(struct reader *r)
+{
+	const char *name = NULL, *desc = NULL;
+	uint64_t ns = 0;
+	int rc = want_fields(r, 4);
+	if (rc || (rc = parse_str(r, 1, &name)) || (rc = parse_u64(r, 2, &ns)) ||
+	    (rc = parse_str(r, 3, &desc)))
+		return rc;
+	if (r->seen_thread)
+		return fail(r, "'event' after the first thread");
+	if (!name)
+		return fail(r, "event without a name");
+	if (r->nevents >= CG_MAX_EVENTS)
+		return fail(r, "too many events");
+	if (cg_profile_find_event(r->p, name) >= 0)
+		return failf(r, "event '%s' declared twice", name);
+	rc = cg_profile_add_event(r->p, name, desc ? desc : name, (double)ns * 1e-9);
+	if (rc < 0)
+		return rc == CG_ENOMEM ? oom(r) : fail(r, "cannot declare an event here");
+	r->nevents++;
+	return 0;
+}
+
+static int rec_object(struct reader *r)
+{
+	uint32_t id = 0;
+	uint64_t base = 0;
+	const char *path = NULL;
+	int rc = want_fields(r, 4);
+	if (rc || (rc = parse_id(r, 1, &id)) || (rc = parse_hex(r, 2, &base)) ||
+	    (rc = parse_str(r, 3, &path)))
+		return rc;
+	if (r->seen_thread)
+		return fail(r, "'object' after the first thread");
+	if (id != r->nobj)
+		return fail(r, "object ids must count up from 0");
+	if (grow((void **)&r->obj, &r->capobj, r->nobj + 1, sizeof *r->obj))
+		return oom(r);
+	struct object *o = &r->obj[r->nobj];
+	memset(o, 0, sizeof *o);
+	o->path = strdup(path ? path : "?");
+	if (!o->path)
+		return oom(r);
+	r->nobj++;
+	return 0;
+}
+
+static int rec_noprofile(struct reader *r)
+{
+	const char *name = NULL;
+	int rc = want_fields(r, 2);
+	if (rc || (rc = parse_str(r, 1, &name)))
+		return rc;
+	if (!name)
+		return 0;
+	char **v = realloc(r->noprofile, (r->nnoprofile + 1) * sizeof *v);
+	if (!v)
+		return oom(r);
+	r->noprofile = v;
+	if (!(v[r->nnoprofile] = strdup(name)))
+		return oom(r);
+	r->nnoprofile++;
+	return 0;
+}
+
+/* ---- functions --------------------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static int func_addr(struct reader *r, uint64_t obj_id, int has_obj, uint64_t off, cg_fid *out)
+{
+	struct object *o = has_obj ? &r->obj[obj_id] : NULL;
+	cgt_symbol sym;
+	int found = 0;
+	if (o && !(r->flags & CG_CGTREE_NO_SYMBOLS)) {
+		if (!o->tried) {
+			o->tried = 1;
+			o->syms = cgt_symtab_open(o->path);
+		}
+		found = o->syms && cgt_symtab_lookup(o->syms, off, &sym) == 0;
+	}
+	if (!found) {
+		char name[600];
+		snprintf(name, sizeof name, "0x%llx@%s", (unsigned long long)off,
+			 o ? base_name(o->path) : "?");
+		return cg_profile_intern_function(r->p, name, o ? o->path : NULL, NULL, out)
+			? oom(r) : 0;
+	}
+	if (cg_profile_intern_function(r->p, sym.name, o->path, sym.file, out))
+		return oom(r);
+	cg_function *f = cg_profile_function(r->p, *out);
+	if (!(f->flags & CG_FN_HAS_ADDR)) {
+		f->flags |= CG_FN_HAS_ADDR | CG_FN_IS_FUNC | (sym.is_local ? CG_FN_STATIC : 0);
+		f->addr = sym.start;
+		f->end = sym.end;
+		f->line = sym.line;
+	}
+	return 0;
+}
+
+static int rec_func(struct reader *r)
+{
+	uint32_t id = 0;
+	int rc;
+	if (r->nfields < 3)
+		return fail(r, "'func' needs an id and a kind");
+	if ((rc = parse_id(r, 1, &id)))
+		return rc;
+	if (id != r->nfn)
+		return fail(r, "function ids must count up from 0");
+	if (grow((void **)&r->fn, &r->capfn, r->nfn + 1, sizeof *r->fn))
+		return oom(r);
+	cg_fid f;
+	if (strcmp(r->fields[2], "addr") == 0) {
+		uint64_t obj = 0, off = 0;
+		if ((rc = want_fields(r, 5)))
+			return rc;
+		int has_obj = strcmp(r->fields[3], "-") != 0;
+		if ((has_obj && (rc = parse_u64(r, 3, &obj))) || (rc = parse_hex(r, 4, &off)))
+			return rc;
+		if (has_obj && obj >= r->nobj)
+			return fail(r, "function in an undefined object");
+		if ((rc = func_addr(r, obj, has_obj, off, &f)))
+			return rc;
+	} else if (strcmp(r->fields[2], "name") == 0) {
+		const char *name = NULL, *file = NULL;
+		uint64_t line = 0;
+		if ((rc = want_fields(r, 6)) || (rc = parse_str(r, 3, &name)) ||
+		    (rc = parse_str(r, 4, &file)) || (rc = parse_u64(r, 5, &line)))
+			return rc;
+		if (!name)
+			return fail(r, "function without a name");
+		if (line > UINT32_MAX)
+			return fail(r, "line number out of range");
+		if (cg_profile_intern_function(r->p, name, NULL, file, &f))
+			return oom(r);
+		cg_function *fn = cg_profile_function(r->p, f);
+		if (!fn->line)
+			fn->line = (uint32_t)line;
+	} else {
+		return failf(r, "unknown function kind '%s'", r->fields[2]);
+	}
+	r->fn[r->nfn++] = f;
+	return 0;
+}
+
+/* ---- threads and the tree ------------------------------------------------------ */
+
+static int rec_thread(struct reader *r)
+{
+	uint32_t id = 0;
+	uint64_t tid = 0;
+	int rc = want_fields(r, 3);
+	if (rc || (rc = parse_id(r, 1, &id)) || (rc = parse_u64(r, 2, &tid)))
+		return rc;
+	if (r->in_thread)
+		return fail(r, "'thread' inside a thread (missing 'endthread')");
+	if (id != r->threads)
+		return fail(r, "thread ids must count up from 0");
+	if (r->nevents == 0)
+		return fail(r, "'thread' before any 'event'");
+	char name[96];
+	snprintf(name, sizeof name, "pid %s thread %u", r->pid[0] ? r->pid : "?", id);
+	if (id == 0)
+		rc = cg_profile_set_part_name(r->p, 0, name);
+	else
+		rc = cg_profile_add_part(r->p, name, &r->part);
+	if (rc)
+		return oom(r);
+	if (id == 0)
+		r->part = 0;
+	r->seen_thread = r->in_thread = 1;
+	r->threads++;
+	/* file node 0 is the root, always open */
+	if (grow((void **)&r->nodes, &r->capnodes, 1, sizeof *r->nodes) ||
+	    grow((void **)&r->path, &r->cappath, 1, sizeof *r->path))
+		return oom(r);
+	r->nodes[0] = (struct rnode){ UINT32_MAX, 0, 0, 1, 0 };
+	r->nnodes = 1;
+	r->path[0] = 0;
+	r->depth = 1;
+	return 0;
+}
+
+/* Closes the open path down to `parent`; fails when parent is not on it
+ * (the file is not in pre-order). */
+static int open_to(struct reader *r, uint32_t parent)
+{
+	if (parent >= r->nnodes || !r->nodes[parent].open)
+		return fail(r, "parent is not an open ancestor (nodes must be in pre-order)");
+	while (r->path[r->depth - 1] != parent) {
+		r->nodes[r->path[r->depth - 1]].open = 0;
+		r->depth--;
+	}
+	return 0;
+}
+
+static int rec_node(struct reader *r, int link)
+{
+	uint32_t id = 0, parent = 0, func = 0;
+	int rc;
+	if (!r->in_thread)
+		return failf(r, "'%s' outside a thread", r->fields[0]);
+	if ((rc = want_fields(r, link ? 6 : 7 + r->nevents)) ||
+	    (rc = parse_id(r, 1, &id)) || (rc = parse_id(r, 2, &parent)) ||
+	    (rc = parse_id(r, 3, &func)))
+		return rc;
+	if (id != r->nnodes)
+		return fail(r, "node ids must count up from 1 in each thread");
+	if (func >= r->nfn)
+		return fail(r, "node uses an undefined function");
+	if ((rc = open_to(r, parent)))
+		return rc;
+	uint64_t calls = 0;
+	if ((rc = parse_u64(r, 4, &calls)))
+		return rc;
+	if (grow((void **)&r->nodes, &r->capnodes, r->nnodes + 1, sizeof *r->nodes) ||
+	    grow((void **)&r->path, &r->cappath, r->depth + 1, sizeof *r->path))
+		return oom(r);
+	struct rnode *rn = &r->nodes[r->nnodes];
+	*rn = (struct rnode){ func, 0, parent, 0, (unsigned char)link };
+	uint32_t target = 0;
+	uint64_t redos = 0, recursive = 0;
+	cg_cost costs[CG_MAX_EVENTS];
+	if (link) {
+		if ((rc = parse_id(r, 5, &target)))
+			return rc;
+		if (target == 0 || target >= r->nnodes || !r->nodes[target].open ||
+		    r->nodes[target].func != func)
+			return fail(r, "link target is not an ancestor of the same function");
+	} else {
+		if ((rc = parse_u64(r, 5, &redos)) || (rc = parse_u64(r, 6, &recursive)))
+			return rc;
+		for (int e = 0; e < r->nevents; e++) {
+			uint64_t c;
+			if ((rc = parse_u64(r, 7 + e, &c)))
+				return rc;
+			if (c > INT64_MAX)
+				return fail(r, "cost out of range");
+			costs[e] = (cg_cost)c;
+		}
+	}
+	cg_nid nid;
+	rc = cg_profile_node_add(r->p, r->part, r->nodes[parent].nid, r->fn[func], &nid);
+	if (rc)
+		return rc == CG_ENOMEM ? oom(r) : fail(r, "cannot add the node");
+	cg_node *n = cg_profile_node(r->p, r->part, nid);
+	n->calls = calls;
+	if (link) {
+		n->recursion_target = r->nodes[target].nid;
+	} else {
+		n->redos = redos;
+		n->recursive = recursive;
+		for (int e = 0; e < r->nevents; e++)
+			n->self[e] = costs[e];
+		rn->open = 1;
+		r->path[r->depth++] = id;
+	}
+	rn->nid = nid;
+	r->nnodes++;
+	return 0;
+}
+
+static int rec_endthread(struct reader *r)
+{
+	static const char *const keys[] = { "samples", "overhead", "lost", "resyncs" };
+	uint32_t id = 0;
+	int rc;
+	if (r->nfields < 2 || r->nfields % 2 != 0)
+		return fail(r, "'endthread' needs an id and KEY VALUE pairs");
+	if ((rc = parse_id(r, 1, &id)))
+		return rc;
+	if (!r->in_thread || id + 1 != r->threads)
+		return fail(r, "'endthread' does not match the open thread");
+	for (int i = 2; i + 1 < r->nfields; i += 2) {
+		const char *key = r->fields[i];
+		if (strcmp(key, "status") == 0) {
+			const char *v = r->fields[i + 1];
+			if (strcmp(v, "ok") != 0) {
+				size_t len = strlen(r->status);
+				snprintf(r->status + len, sizeof r->status - len, "%sthread %u: %.40s",
+					 len ? ", " : "", id, v);
+			}
+			continue;
+		}
+		uint64_t v;
+		if ((rc = parse_u64(r, i + 1, &v)))
+			return rc;
+		if (strcmp(key, "nodes") == 0 && v != r->nnodes - 1)
+			return fail(r, "'endthread' node count does not match the nodes read");
+		for (int k = 0; k < 4; k++)
+			if (strcmp(key, keys[k]) == 0)
+				r->stats[k] += v;
+	}
+	r->in_thread = 0;
+	return 0;
+}
+
+/* ---- lines ---------------------------------------------------------------------- */
+
+static int split(struct reader *r, char *line)
+{
+	r->nfields = 0;
+	for (char *s = line;;) {
+		if (r->nfields == MAX_FIELDS)
+			return fail(r, "too many fields");
+		char *sp = strchr(s, ' ');
+		r->fields[r->nfields++] = s;
+		if (!sp)
+			break;
+		*sp = '\0';
+		s = sp + 1;
+	}
+	for (int i = 0; i < r->nfields; i++)
+		if (!r->fields[i][0])
+			return fail(r, "empty field (fields are separated by one space)");
+	return 0;
+}
+
+static int record(struct reader *r, char *line)
+{
+	if (!*line || line[0] == '#')
+		return 0;
+	int rc = split(r, line);
+	if (rc)
+		return rc;
+	const char *k = r->fields[0];
+	if (strcmp(k, "node") == 0)
+		return rec_node(r, 0);
+	if (strcmp(k, "link") == 0)
+		return rec_node(r, 1);
+	if (strcmp(k, "func") == 0)
+		return rec_func(r);
+	if (strcmp(k, "thread") == 0)
+		return rec_thread(r);
+	if (strcmp(k, "endthread") == 0)
+		return rec_endthread(r);
+	if (strcmp(k, "event") == 0)
+		return rec_event(r);
+	if (strcmp(k, "object") == 0)
+		return rec_object(r);
+	if (strcmp(k, "noprofile") == 0)
+		return rec_noprofile(r);
+	if (!strcmp(k, "creator") || !strcmp(k, "pid") || !strcmp(k, "ppid") ||
+	    !strcmp(k, "exe") || !strcmp(k, "cmd") || !strcmp(k, "time") || !strcmp(k, "hz") ||
+	    !strcmp(k, "forked"))
+		return header_meta(r);
+	return 0;  /* unknown record: a later minor addition */
+}
+
+static int finish(struct reader *r)
+{
+	static const char *const keys[] = { "samples", "overhead", "lost", "resyncs" };
+	for (int k = 0; k < 4; k++) {
+		char v[24];
+		snprintf(v, sizeof v, "%llu", (unsigned long long)r->stats[k]);
+		if (cg_profile_set_meta(r->p, keys[k], v))
+			return oom(r);
+	}
+	if (r->status[0] && cg_profile_set_meta(r->p, "status", r->status))
+		return oom(r);
+	size_t nf = cg_profile_function_count(r->p);
+	for (size_t i = 0; i < r->nnoprofile; i++)
+		for (cg_fid f = 0; f < nf; f++) {
+			cg_function *fn = cg_profile_function(r->p, f);
+			if (strcmp(fn->name, r->noprofile[i]) == 0)
+				fn->flags |= CG_FN_TRANSPARENT;
+		}
+	return cg_profile_derive_from_tree(r->p, r->err);
+}
+
+static void reader_free(struct reader *r)
+{
+	for (size_t i = 0; i < r->nobj; i++) {
+		free(r->obj[i].path);
+		cgt_symtab_close(r->obj[i].syms);
+	}
+	for (size_t i = 0; i < r->nnoprofile; i++)
+		free(r->noprofile[i]);
+	free(r->noprofile);
+	free(r->obj);
+	free(r->fn);
+	free(r->nodes);
+	free(r->path);
+}
+
+int cg_read_cgtree_buffer(cg_profile *p, const char *name, const char *data, size_t len,
+			  unsigned flags, cg_error *err)
+{
+	struct reader r;
+	memset(&r, 0, sizeof r);
+	r.p = p;
+	r.name = name ? name : "<buffer>";
+	r.flags = flags;
+	r.err = err;
+	char *buf = malloc(len + 1);
+	if (!buf)
+		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r.name);
+	memcpy(buf, data, len);
+	buf[len] = '\0';
+	int rc = 0, ended = 0;
+	size_t pos = 0;
+	while (pos < len && rc == 0) {
+		r.line++;
+		char *line = buf + pos;
+		char *nl = memchr(line, '\n', len - pos);
+		if (!nl) {
+			rc = fail(&r, "truncated: last line has no newline");
+			break;
+		}
+		*nl = '\0';
+		pos = (size_t)(nl - buf) + 1;
+		if (memchr(line, '\0', (size_t)(nl - line))) {
+			rc = fail(&r, "NUL byte in a line");
+			break;
+		}
+		if (ended) {
+			rc = fail(&r, "data after 'end'");
+			break;
+		}
+		if (r.line == 1) {
+			if (strncmp(line, "# cgtree ", 9) != 0) {
+				rc = fail(&r, "not a cgtree file (no '# cgtree' first line)");
+			} else if (strcmp(line + 9, "1") != 0) {
+				rc = failf(&r, "unsupported cgtree version '%.20s'", line + 9);
+			}
+			continue;
+		}
+		if (strcmp(line, "end") == 0) {
+			if (r.in_thread)
+				rc = fail(&r, "'end' inside a thread (missing 'endthread')");
+			ended = 1;
+			continue;
+		}
+		rc = record(&r, line);
+	}
+	if (rc == 0 && r.line == 0)
+		rc = cg_error_set(err, CG_EFORMAT, "%s: empty file", r.name);
+	else if (rc == 0 && !ended)
+		rc = cg_error_set(err, CG_EFORMAT, "%s:%lu: truncated: no 'end' line", r.name,
+				  r.line);
+	if (rc == 0)
+		rc = finish(&r);
+	free(buf);
+	reader_free(&r);
+	return rc;
+}
+
+int cg_read_cgtree(cg_profile *p, const char *path, cg_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return cg_error_set(err, CG_EIO, "%s: %s", path, strerror(errno));
+	char *data = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *d = realloc(data, ncap);
+			if (!d) {
+				free(data);
+				fclose(f);
+				return cg_error_set(err, CG_ENOMEM, "%s: out of memory", path);
+			}
+			data = d;
+			cap = ncap;
+		}
+		size_t n = fread(data + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(data);
+		return cg_error_set(err, CG_EIO, "%s: read error", path);
+	}
+	int rc = cg_read_cgtree_buffer(p, path, data, len, 0, err);
+	free(data);
+	return rc;
+}
