@@ -1,0 +1,300 @@
+/*
+ * test_gprof.c — unit tests of the gprof analysis: the qsort replica,
+ * cycle discovery and numbering, index numbers and the report on
+ * hand-built profiles (the structure of the spec's worked examples), and
+ * profiles that do not come from gmon.out.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "callgraph.h"
+#include "gprof_internal.h"
+#include "tap.h"
+
+/* ---- the sort replica against the C library's qsort ---------------------- */
+
+typedef struct item { int key; int is_cycle; int id; } item;
+static item *g_items;
+
+/* gprof's index comparator in miniature: inconsistent for two "cycles". */
+static int cmp_items(const item *l, const item *r)
+{
+	if (l->key != r->key)
+		return l->key < r->key ? 1 : -1;
+	if (l->is_cycle)
+		return -1;
+	if (r->is_cycle)
+		return 1;
+	return l->id - r->id;
+}
+
+static int cmp_qsort(const void *a, const void *b)
+{
+	return cmp_items(a, b);
+}
+
+static int cmp_msort(const void *ctx, uint32_t a, uint32_t b)
+{
+	(void)ctx;
+	return cmp_items(&g_items[a], &g_items[b]);
+}
+
+static void test_msort_matches_glibc(void)
+{
+	srand(12345);
+	for (int round = 0; round < 200; round++) {
+		size_t n = (size_t)(rand() % 300);
+		item *arr = malloc((n + 1) * sizeof *arr);
+		uint32_t *idx = malloc((n + 1) * sizeof *idx);
+		g_items = malloc((n + 1) * sizeof *g_items);
+		for (size_t i = 0; i < n; i++) {
+			arr[i] = (item){ rand() % 4, rand() % 3 == 0, (int)i };
+			g_items[i] = arr[i];
+			idx[i] = (uint32_t)i;
+		}
+		qsort(arr, n, sizeof *arr, cmp_qsort);
+		check_int(gp_msort(idx, n, cmp_msort, NULL), ==, 0);
+		for (size_t i = 0; i < n; i++)
+			if ((uint32_t)arr[i].id != idx[i]) {
+				check_int(idx[i], ==, arr[i].id);
+				break;
+			}
+		free(arr);
+		free(idx);
+		free(g_items);
+	}
+}
+
+/* ---- hand-built profiles -------------------------------------------------- */
+
+static cg_profile *new_profile(const char *const *names, size_t n, double unit_seconds)
+{
+	cg_profile *p;
+	if (cg_profile_new(&p))
+		return NULL;
+	cg_profile_add_event(p, "samples", "samples", unit_seconds);
+	for (size_t i = 0; i < n; i++) {
+		cg_function fn = { 0 };
+		fn.name = names[i];
+		fn.flags = CG_FN_HAS_ADDR | CG_FN_IS_FUNC;
+		fn.addr = 0x1000 + 0x40 * i;
+		fn.end = fn.addr + 0x40;
+		cg_fid f;
+		cg_profile_add_function(p, &fn, &f);
+	}
+	return p;
+}
+
+static void arc(cg_profile *p, cg_fid from, cg_fid to, uint64_t count)
+{
+	cg_profile_add_arc(p, 0, from, to, count, NULL, NULL);
+}
+
+enum { BURN, CYC_A, CYC_B, CYC_C, PING, PONG, FACT, MAIN, NFUNCS };
+static const char *const cyc_names[] = {
+	"burn", "cyc_a", "cyc_b", "cyc_c", "ping", "pong", "fact", "main"
+};
+
+/* The program of the spec's cycle example (11.3), arcs in gmon file order
+ * (grouped by caller address). */
+static cg_profile *cycles_profile(void)
+{
+	cg_profile *p = new_profile(cyc_names, NFUNCS, 0.01);
+	arc(p, CYC_A, BURN, 90);  arc(p, CYC_A, CYC_B, 90);
+	arc(p, CYC_B, BURN, 90);  arc(p, CYC_B, CYC_C, 90);
+	arc(p, CYC_C, BURN, 90);  arc(p, CYC_C, CYC_A, 60);
+	arc(p, PING, BURN, 80);   arc(p, PING, PONG, 80);
+	arc(p, PONG, BURN, 140);  arc(p, PONG, PONG, 60);  arc(p, PONG, PING, 60);
+	arc(p, FACT, BURN, 120);  arc(p, FACT, FACT, 100);
+	arc(p, MAIN, CYC_A, 30);  arc(p, MAIN, PING, 20);  arc(p, MAIN, FACT, 20);
+	cg_cost c[1] = { 46 };
+	cg_profile_add_self(p, 0, BURN, c);
+	cg_profile_set_meta(p, "hz", "100");
+	return p;
+}
+
+static void test_cycle_numbering(void)
+{
+	cg_profile *p = cycles_profile();
+	uint32_t cyc[NFUNCS], n = 0;
+	cg_error err = CG_ERROR_INIT;
+	check_int(cg_gprof_cycles(p, 0, cyc, &n, &err), ==, 0);
+	check_int(n, ==, 2);
+	check_int(cyc[CYC_A], ==, 1);
+	check_int(cyc[CYC_B], ==, 1);
+	check_int(cyc[CYC_C], ==, 1);
+	check_int(cyc[PING], ==, 2);
+	check_int(cyc[PONG], ==, 2);
+	check_int(cyc[FACT], ==, 0);   /* self-recursion is not a cycle */
+	check_int(cyc[BURN], ==, 0);
+	check_int(cyc[MAIN], ==, 0);
+	cg_profile_free(p);
+}
+
+static void test_index_and_calls(void)
+{
+	cg_profile *p = cycles_profile();
+	cg_gprof_analysis *a;
+	cg_error err = CG_ERROR_INIT;
+	check_int(cg_gprof_analyze(&a, p, 0, NULL, &err), ==, 0);
+	/* Index order of the spec's example: burn main <1> <2> pong fact
+	 * cyc_a cyc_b cyc_c ping. */
+	static const int want[NFUNCS] = { 1, 7, 8, 9, 10, 5, 6, 2 };
+	cg_gprof_function_info fi;
+	for (int f = 0; f < NFUNCS; f++) {
+		check_int(cg_gprof_function(a, (cg_fid)f, &fi), ==, 0);
+		check_int(fi.index, ==, want[f]);
+	}
+	check_int(cg_gprof_cycle(a, 1, &fi), ==, 0);
+	check_int(fi.index, ==, 3);
+	check_int(fi.ncalls, ==, 30);
+	check_int(fi.self_calls, ==, 240);
+	check_int(cg_gprof_cycle(a, 2, &fi), ==, 0);
+	check_int(fi.index, ==, 4);
+	check_int(fi.ncalls, ==, 20);
+	check_int(fi.self_calls, ==, 140);
+	cg_gprof_function(a, FACT, &fi);
+	check_int(fi.ncalls, ==, 20);
+	check_int(fi.self_calls, ==, 100);
+	cg_gprof_function(a, PONG, &fi);
+	check_int(fi.ncalls, ==, 80);
+	check_int(fi.self_calls, ==, 60);
+	cg_gprof_analysis_free(a);
+	cg_profile_free(p);
+}
+
+static char *report(const cg_profile *p, unsigned parts, const cg_gprof_options *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	cg_error err = CG_ERROR_INIT;
+	int rc = cg_gprof_report(p, 0, parts, o, f, &err);
+	fclose(f);
+	if (rc) {
+		printf("# report failed: %s\n", err.message);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void test_graph_lines(void)
+{
+	cg_profile *p = cycles_profile();
+	cg_gprof_options o = CG_GPROF_OPTIONS_INIT;
+	o.brief = 1;
+	char *r = report(p, CG_GPROF_GRAPH, &o);
+	check(r != NULL);
+	if (r) {
+		check(strstr(r, "[3]    100.0    0.00    0.14      30+240     <cycle 1 as a whole> [3]\n") != NULL
+		      || strstr(r, "<cycle 1 as a whole> [3]\n") != NULL);
+		check(strstr(r, "                                 100             fact [6]\n") != NULL);
+		check(strstr(r, "                                  60             pong <cycle 2> [5]\n") != NULL);
+		check(strstr(r, "[2]    100.0    0.00    0.46                 main [2]\n") != NULL);
+		check(strstr(r, "   [1] burn                    [9] cyc_c                   [5] pong\n") != NULL);
+		check(strstr(r, "   [8] cyc_b                  [10] ping                    [4] <cycle 2>\n") != NULL);
+	}
+	free(r);
+	cg_profile_free(p);
+}
+
+static void test_arc_tables(void)
+{
+	/* -k cyc_c/cyc_a breaks cycle 1; ping/pong becomes cycle 1. */
+	cg_profile *p = cycles_profile();
+	cg_gprof_symspec k = { CG_GPROF_EXCL_ARCS, "cyc_c/cyc_a" };
+	cg_gprof_options o = CG_GPROF_OPTIONS_INIT;
+	o.specs = &k;
+	o.nspecs = 1;
+	cg_gprof_analysis *a;
+	cg_error err = CG_ERROR_INIT;
+	check_int(cg_gprof_analyze(&a, p, 0, &o, &err), ==, 0);
+	check_int(cg_gprof_cycle_count(a), ==, 1);
+	cg_gprof_function_info fi;
+	cg_gprof_function(a, CYC_A, &fi);
+	check_int(fi.cycle, ==, 0);
+	check_int(fi.ncalls, ==, 30);
+	cg_gprof_function(a, PING, &fi);
+	check_int(fi.cycle, ==, 1);
+	cg_gprof_analysis_free(a);
+
+	/* gprof keeps one table entry per start: of two -k specs with the same
+	 * caller only the later one takes effect. */
+	cg_gprof_symspec two[2] = { { CG_GPROF_EXCL_ARCS, "main/cyc_a" },
+				    { CG_GPROF_EXCL_ARCS, "main/ping" } };
+	o.specs = two;
+	o.nspecs = 2;
+	check_int(cg_gprof_analyze(&a, p, 0, &o, &err), ==, 0);
+	cg_gprof_cycle(a, 1, &fi);
+	check_int(fi.ncalls, ==, 30);
+	check_int(cg_gprof_function(a, PING, &fi), ==, 0);
+	check_int(fi.cycle, ==, 2);
+	cg_gprof_cycle(a, 2, &fi);
+	check_int(fi.ncalls, ==, 0);
+	cg_gprof_analysis_free(a);
+	cg_profile_free(p);
+}
+
+static void test_spec_matching_nothing(void)
+{
+	cg_profile *p = cycles_profile();
+	cg_gprof_symspec s = { CG_GPROF_INCL_FLAT, "nosuch" };
+	cg_gprof_options o = CG_GPROF_OPTIONS_INIT;
+	o.brief = 1;
+	char *plain = report(p, CG_GPROF_FLAT, &o);
+	o.specs = &s;
+	o.nspecs = 1;
+	char *with = report(p, CG_GPROF_FLAT, &o);
+	check(plain && with && strcmp(plain, with) == 0);
+	free(plain);
+	free(with);
+	cg_profile_free(p);
+}
+
+/* A profile from another reader: no addresses, microseconds, a
+ * spontaneous pseudo caller. */
+static void test_foreign_profile(void)
+{
+	cg_profile *p;
+	cg_profile_new(&p);
+	cg_profile_add_event(p, "us", "microseconds", 1e-6);
+	static const char *const names[] = { "<spontaneous>", "main", "work", "helper" };
+	cg_fid f[4];
+	for (int i = 0; i < 4; i++) {
+		cg_function fn = { 0 };
+		fn.name = names[i];
+		fn.flags = i == 0 ? CG_FN_SPONTANEOUS | CG_FN_SYNTHETIC : 0;
+		cg_profile_add_function(p, &fn, &f[i]);
+	}
+	arc(p, f[0], f[1], 1);
+	arc(p, f[1], f[2], 4);
+	arc(p, f[2], f[3], 8);
+	cg_cost c[1];
+	c[0] = 1000;  cg_profile_add_self(p, 0, f[1], c);
+	c[0] = 30000; cg_profile_add_self(p, 0, f[2], c);
+	c[0] = 10000; cg_profile_add_self(p, 0, f[3], c);
+	cg_gprof_options o = CG_GPROF_OPTIONS_INIT;
+	o.brief = 1;
+	char *r = report(p, CG_GPROF_FLAT | CG_GPROF_GRAPH, &o);
+	check(r != NULL);
+	if (r) {
+		check(strstr(r, "Each sample counts as 1e-06 seconds.\n") != NULL);
+		check(strstr(r, " 73.17      0.03     0.03        4     7.50    10.00  work\n") != NULL);
+		check(strstr(r, "<spontaneous>\n[1]    100.0    0.00    0.04                 main [1]\n") != NULL);
+		check(strstr(r, "                0.01    0.00       8/8           helper [3]\n") != NULL);
+	}
+	free(r);
+	cg_profile_free(p);
+}
+
+int main(void)
+{
+	TEST(test_msort_matches_glibc(), "merge sort replica = glibc qsort, inconsistent comparator included");
+	TEST(test_cycle_numbering(), "cycles numbered by head address; self-recursion is no cycle");
+	TEST(test_index_and_calls(), "index numbers, cycle call counts, self calls out of ncalls");
+	TEST(test_graph_lines(), "call graph lines and index of the cycle example");
+	TEST(test_arc_tables(), "-k removes arcs before cycle discovery; gprof's one entry per start");
+	TEST(test_spec_matching_nothing(), "a spec that matches nothing has no effect");
+	TEST(test_foreign_profile(), "profile without addresses, microseconds, spontaneous caller");
+	return tap_done();
+}
