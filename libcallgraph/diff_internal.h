@@ -1,0 +1,99 @@
+/*
+ * diff_internal.h — the inside of a cg_diff, shared by diff.c (matching
+ * and values), diff_graph.c (cycles, propagation), diff_rules.c (verdicts)
+ * and the diff writers.  Not part of the public API.
+ */
+#ifndef CG_DIFF_INTERNAL_H
+#define CG_DIFF_INTERNAL_H
+
+#include "callgraph.h"
+#include "hashmap.h"
+
+#define DIFF_NO_ITEM UINT32_MAX
+
+/* One input profile as seen by the diff. */
+struct diff_side {
+	const cg_profile *p;
+	int ev[CG_MAX_EVENTS];   /* diff event -> event index in p */
+	uint32_t *item_of;       /* fid -> function item */
+	uint32_t *cycle_of;      /* fid -> SCC number (1..), 0 = none; only with cycles */
+};
+
+/* Values of every item for one scope, per side (0 base, 1 new). */
+struct diff_scope {
+	const char *name;
+	int part[2];                 /* -1: all parts (scope 0) */
+	cg_cost *self[2];            /* nfuncs * nev */
+	cg_cost *incl[2];            /* nfuncs * nev */
+	unsigned char *incl_known[2];
+	uint64_t *calls[2];          /* nfuncs */
+	uint64_t *acount[2];         /* narcs */
+	cg_cost *aincl[2];           /* narcs * nev */
+	unsigned char *aincl_known[2];
+	cg_cost total[2][CG_MAX_EVENTS];
+};
+
+struct diff_rule {
+	char *text;
+	int metric;              /* CG_DIFF_* */
+	char *pattern;           /* NULL = all */
+	char *pattern2;          /* arcs "A/B": callee pattern; NULL otherwise */
+	int event;               /* diff event, -1 = the checked events */
+	int both_ways;           /* "<>" */
+	int percent;
+	double value;            /* threshold in units, percent, or seconds */
+	double time_scale;       /* 0: value is in units; else seconds per value unit */
+};
+
+struct cg_diff {
+	cg_diff_options opts;
+	double z;
+	size_t nev;
+	const cg_event *events[CG_MAX_EVENTS];
+	int kind[CG_MAX_EVENTS];
+	struct diff_side side[2];
+
+	cg_diff_function *funcs;
+	size_t nfuncs, funccap;
+	uint32_t *fslots;            /* identity hash: item + 1, 0 empty */
+	unsigned char *dupname;      /* item shares its name with another item */
+	const char *main_object[2];  /* object holding most functions, per side */
+	size_t fslotcap;
+
+	cg_diff_arc *arcs;
+	size_t narcs, arccap;
+	struct cg_hashmap arc_index; /* caller<<32|callee -> arc item */
+
+	struct diff_scope *scopes;
+	unsigned nscopes;
+
+	char **owned;                /* strings the diff allocated (cycle names) */
+	size_t nowned, ownedcap;
+
+	struct diff_rule *rules;
+	unsigned nrules;
+	size_t checked_ev[CG_MAX_EVENTS];
+	size_t nchecked_ev;
+	cg_diff_finding *findings;
+	size_t nfindings, findingcap;
+};
+
+/* diff_graph.c */
+/* Strongly connected components of the union of the arcs of all parts:
+ * cycle_of[f] = 0 for functions not in a cycle of two or more, else a
+ * component number from 1. */
+int cg_diff_cycles(const cg_profile *p, uint32_t *cycle_of, cg_error *err);
+/* gprof-style proportional inclusive costs of every function of part
+ * (out: nfuncs * nev of p), cycles taken as one unit. */
+int cg_diff_propagate(const cg_profile *p, unsigned part, cg_cost *out, cg_error *err);
+
+/* diff_write.c / diff_xml.c / diff_callgrind.c */
+int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options *o);
+int cg_diff_write_tap(const cg_diff *d, FILE *out);
+int cg_diff_write_xml(const cg_diff *d, FILE *out, cg_error *err);
+int cg_diff_write_callgrind(const cg_diff *d, FILE *out);
+
+/* Formats a function item for humans: "name" or "name (file)" / "<object>". */
+void cg_diff_item_label(const cg_diff *d, size_t item, char *buf, size_t size);
+
+#endif

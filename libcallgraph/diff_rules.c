@@ -1,0 +1,318 @@
+/*
+ * diff_rules.c — parsing --fail rules and judging every item against them,
+ * with the noise test for sampled events.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff_internal.h"
+
+static const char *const default_rules[] = { "self>5%", "calls>0", "arcs>0" };
+
+static char *dup_range(const char *s, size_t n)
+{
+	char *r = malloc(n + 1);
+	if (r) {
+		memcpy(r, s, n);
+		r[n] = '\0';
+	}
+	return r;
+}
+
+static int parse_metric(const char *w, size_t n)
+{
+	static const struct { const char *name; int metric; } names[] = {
+		{ "self", CG_DIFF_SELF }, { "inclusive", CG_DIFF_INCLUSIVE },
+		{ "incl", CG_DIFF_INCLUSIVE }, { "calls", CG_DIFF_CALLS },
+		{ "arcs", CG_DIFF_ARC_CALLS }, { "arc", CG_DIFF_ARC_CALLS },
+		{ "total", CG_DIFF_TOTAL },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i].name) == n && memcmp(names[i].name, w, n) == 0)
+			return names[i].metric;
+	return -1;
+}
+
+static int rule_error(cg_error *err, const char *text, size_t at, const char *why)
+{
+	return cg_error_set(err, CG_EUSAGE, "rule '%s': at character %zu: %s", text, at + 1, why);
+}
+
+static int parse_rule(const cg_diff *d, const char *text, struct diff_rule *r, cg_error *err)
+{
+	memset(r, 0, sizeof *r);
+	r->event = -1;
+	const char *s = text;
+	while (isspace((unsigned char)*s))
+		s++;
+	const char *w = s;
+	while (isalpha((unsigned char)*s))
+		s++;
+	r->metric = parse_metric(w, (size_t)(s - w));
+	if (r->metric < 0)
+		return rule_error(err, text, (size_t)(w - text),
+				  "expected self, inclusive, calls, arcs or total");
+	if (*s == '(') {
+		const char *end = strchr(s, ')');
+		if (!end)
+			return rule_error(err, text, (size_t)(s - text), "missing ')'");
+		const char *slash = r->metric == CG_DIFF_ARC_CALLS ? memchr(s + 1, '/', (size_t)(end - s - 1)) : NULL;
+		if (slash) {
+			r->pattern = dup_range(s + 1, (size_t)(slash - s - 1));
+			r->pattern2 = dup_range(slash + 1, (size_t)(end - slash - 1));
+			if (!r->pattern || !r->pattern2)
+				return cg_error_set(err, CG_ENOMEM, "out of memory");
+		} else if (!(r->pattern = dup_range(s + 1, (size_t)(end - s - 1)))) {
+			return cg_error_set(err, CG_ENOMEM, "out of memory");
+		}
+		if (r->metric == CG_DIFF_TOTAL)
+			return rule_error(err, text, (size_t)(s - text), "total takes no function pattern");
+		s = end + 1;
+	}
+	if (*s == '[') {
+		const char *end = strchr(s, ']');
+		if (!end)
+			return rule_error(err, text, (size_t)(s - text), "missing ']'");
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)(end - s - 1), s + 1);
+		r->event = cg_diff_find_event(d, name);
+		if (r->event < 0)
+			return cg_error_set(err, CG_EUSAGE, "rule '%s': no event '%s' in both profiles",
+					    text, name);
+		s = end + 1;
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	if (s[0] == '<' && s[1] == '>') {
+		r->both_ways = 1;
+		s += 2;
+	} else if (s[0] == '>') {
+		s++;
+	} else {
+		return rule_error(err, text, (size_t)(s - text), "expected '>' or '<>'");
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	char *end;
+	errno = 0;
+	r->value = strtod(s, &end);
+	if (end == s || errno || !isfinite(r->value) || r->value < 0)
+		return rule_error(err, text, (size_t)(s - text), "expected a non-negative number");
+	s = end;
+	static const struct { const char *unit; double scale; } units[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1.0 },
+	};
+	if (*s == '%') {
+		r->percent = 1;
+		s++;
+	} else {
+		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+			size_t n = strlen(units[i].unit);
+			if (strncmp(s, units[i].unit, n) == 0) {
+				r->time_scale = units[i].scale;
+				s += n;
+				break;
+			}
+		}
+		if (r->time_scale && (r->metric == CG_DIFF_CALLS || r->metric == CG_DIFF_ARC_CALLS))
+			return rule_error(err, text, (size_t)(s - text), "call counts take no time unit");
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		return rule_error(err, text, (size_t)(s - text), "unexpected text after the value");
+	if (!(r->text = dup_range(text, strlen(text))))
+		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int matches(const char *pattern, const char *name)
+{
+	return !pattern || fnmatch(pattern, name, 0) == 0;
+}
+
+static int add_finding(cg_diff *d, const cg_diff_finding *f)
+{
+	if (d->nfindings == d->findingcap) {
+		size_t n = d->findingcap ? d->findingcap * 2 : 256;
+		cg_diff_finding *p = realloc(d->findings, n * sizeof *p);
+		if (!p)
+			return CG_ENOMEM;
+		d->findings = p;
+		d->findingcap = n;
+	}
+	d->findings[d->nfindings++] = *f;
+	return 0;
+}
+
+static int noisy_metric(int metric)
+{
+	return metric == CG_DIFF_SELF || metric == CG_DIFF_INCLUSIVE || metric == CG_DIFF_TOTAL ||
+	       metric == CG_DIFF_ARC_INCLUSIVE;
+}
+
+/* Judges one value against one rule; returns 1 when the item was checked. */
+static int judge(const cg_diff *d, const struct diff_rule *r, size_t event,
+		 cg_diff_finding *f)
+{
+	const cg_diff_value *v = &f->value;
+	if (!v->known || (v->base == 0 && v->new_value == 0))
+		return 0;
+	double change = r->both_ways ? fabs((double)v->delta) : (double)v->delta;
+	int exceeded;
+	char limit[64];
+	if (r->percent) {
+		exceeded = v->base == 0 ? change > 0 : change * 100.0 / fabs((double)v->base) > r->value;
+		snprintf(limit, sizeof limit, "%g%%", r->value);
+	} else {
+		double units = r->value;
+		if (r->time_scale)
+			units = r->value * r->time_scale / d->events[event]->unit_seconds;
+		exceeded = change > units;
+		snprintf(limit, sizeof limit, "%g", units);
+	}
+	int kind = f->metric == CG_DIFF_CALLS || f->metric == CG_DIFF_ARC_CALLS
+		   ? CG_DIFF_EXACT : d->kind[event];
+	f->noise_bound = 0;
+	if (kind == CG_DIFF_SAMPLED && noisy_metric(f->metric))
+		f->noise_bound = d->z * sqrt(fabs((double)v->base) + fabs((double)v->new_value));
+	f->noise = exceeded && fabs((double)v->delta) <= f->noise_bound;
+	f->flagged = exceeded && !f->noise;
+	const char *ev = f->metric == CG_DIFF_CALLS || f->metric == CG_DIFF_ARC_CALLS
+			 ? "calls" : d->events[event]->name;
+	if (f->flagged && kind == CG_DIFF_SAMPLED)
+		snprintf(f->reason, sizeof f->reason,
+			 "rule '%s': %+lld %s exceeds %s and the sampling noise %.1f (z=%g)",
+			 r->text, (long long)v->delta, ev, limit, f->noise_bound, d->z);
+	else if (f->flagged)
+		snprintf(f->reason, sizeof f->reason, "rule '%s': %+lld %s exceeds %s (%s: any change is real)",
+			 r->text, (long long)v->delta, ev, limit, cg_diff_event_kind_name(kind));
+	else if (f->noise)
+		snprintf(f->reason, sizeof f->reason,
+			 "rule '%s': %+lld %s exceeds %s but is within sampling noise %.1f (z=%g)",
+			 r->text, (long long)v->delta, ev, limit, f->noise_bound, d->z);
+	else
+		snprintf(f->reason, sizeof f->reason, "rule '%s': within %s", r->text, limit);
+	return 1;
+}
+
+static int check_rule(cg_diff *d, unsigned ri, size_t event, int *flagged)
+{
+	const struct diff_rule *r = &d->rules[ri];
+	for (unsigned scope = 0; scope < d->nscopes; scope++) {
+		cg_diff_finding f;
+		memset(&f, 0, sizeof f);
+		f.rule = ri;
+		f.scope = scope;
+		f.metric = r->metric;
+		f.event = event;
+		size_t n = r->metric == CG_DIFF_TOTAL ? 1
+			 : r->metric == CG_DIFF_ARC_CALLS ? d->narcs : d->nfuncs;
+		for (size_t i = 0; i < n; i++) {
+			if (r->metric == CG_DIFF_ARC_CALLS) {
+				const char *a = d->funcs[d->arcs[i].caller].name;
+				const char *b = d->funcs[d->arcs[i].callee].name;
+				if (r->pattern2 ? !(matches(r->pattern, a) && matches(r->pattern2, b))
+						: !(matches(r->pattern, a) || matches(r->pattern, b)))
+					continue;
+			} else if (r->metric != CG_DIFF_TOTAL && !matches(r->pattern, d->funcs[i].name)) {
+				continue;
+			}
+			f.item = i;
+			cg_diff_value_get(d, scope, r->metric, i, event, &f.value);
+			if (!judge(d, r, event, &f))
+				continue;
+			if (add_finding(d, &f))
+				return CG_ENOMEM;
+			*flagged += f.flagged;
+		}
+	}
+	return 0;
+}
+
+static void clear_rules(cg_diff *d)
+{
+	for (unsigned r = 0; r < d->nrules; r++) {
+		free(d->rules[r].text);
+		free(d->rules[r].pattern);
+		free(d->rules[r].pattern2);
+	}
+	free(d->rules);
+	d->rules = NULL;
+	d->nrules = 0;
+	d->nfindings = 0;
+}
+
+int cg_diff_check(cg_diff *d, const char *const *rules, size_t nrules,
+		  const char *const *events, size_t nevents, cg_error *err)
+{
+	clear_rules(d);
+	if (!nrules) {
+		rules = default_rules;
+		nrules = sizeof default_rules / sizeof default_rules[0];
+	}
+	d->nchecked_ev = 0;
+	for (size_t i = 0; i < nevents; i++) {
+		int e = cg_diff_find_event(d, events[i]);
+		if (e < 0)
+			return cg_error_set(err, CG_EUSAGE, "no event '%s' in both profiles", events[i]);
+		if (d->nchecked_ev < CG_MAX_EVENTS)
+			d->checked_ev[d->nchecked_ev++] = (size_t)e;
+	}
+	if (!d->nchecked_ev)
+		d->checked_ev[d->nchecked_ev++] = 0;
+	d->rules = calloc(nrules, sizeof *d->rules);
+	if (!d->rules)
+		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nrules; i++) {
+		d->nrules++;
+		int rc = parse_rule(d, rules[i], &d->rules[i], err);
+		if (rc) {
+			clear_rules(d);
+			return rc;
+		}
+	}
+	int flagged = 0;
+	for (unsigned ri = 0; ri < d->nrules; ri++) {
+		const struct diff_rule *r = &d->rules[ri];
+		size_t nev = r->event >= 0 || r->metric == CG_DIFF_CALLS ||
+			     r->metric == CG_DIFF_ARC_CALLS ? 1 : d->nchecked_ev;
+		for (size_t k = 0; k < nev; k++) {
+			size_t ev = r->event >= 0 ? (size_t)r->event : d->checked_ev[k];
+			if (r->time_scale && d->events[ev]->unit_seconds <= 0) {
+				cg_error_set(err, CG_EUSAGE, "rule '%s': event '%s' does not measure time",
+					     r->text, d->events[ev]->name);
+				clear_rules(d);
+				return CG_EUSAGE;
+			}
+			if (check_rule(d, ri, ev, &flagged)) {
+				clear_rules(d);
+				return cg_error_set(err, CG_ENOMEM, "out of memory");
+			}
+		}
+	}
+	return flagged;
+}
+
+size_t cg_diff_finding_count(const cg_diff *d) { return d->nfindings; }
+
+const cg_diff_finding *cg_diff_finding_at(const cg_diff *d, size_t i)
+{
+	return i < d->nfindings ? &d->findings[i] : NULL;
+}
+
+const char *cg_diff_rule_text(const cg_diff *d, unsigned rule)
+{
+	return rule < d->nrules ? d->rules[rule].text : NULL;
+}
+
+size_t cg_diff_checked_event_count(const cg_diff *d) { return d->nchecked_ev; }
+
+size_t cg_diff_checked_event(const cg_diff *d, size_t i)
+{
+	return i < d->nchecked_ev ? d->checked_ev[i] : 0;
+}

@@ -1,0 +1,407 @@
+/* test_diff.c — unit tests of cgdiff's library part (diff*.c), on profiles
+ * built through the model API. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgraph.h"
+#include "tap.h"
+
+enum { TICKS, CSC };
+
+/* A profile with a sampled event (100 Hz ticks) and an exact one. */
+static cg_profile *new_profile(void)
+{
+	cg_profile *p;
+	if (cg_profile_new(&p))
+		abort();
+	cg_profile_add_event(p, "ticks", "CPU ticks", 0.01);
+	cg_profile_add_event(p, "csc", "call sequence count", 0);
+	return p;
+}
+
+static cg_fid fn(cg_profile *p, const char *name, const char *file)
+{
+	cg_fid f;
+	if (cg_profile_intern_function(p, name, "/bin/prog", file, &f))
+		abort();
+	return f;
+}
+
+static void self(cg_profile *p, unsigned part, cg_fid f, cg_cost ticks, cg_cost csc)
+{
+	cg_cost c[2] = { ticks, csc };
+	cg_profile_add_self(p, part, f, c);
+}
+
+/* main -> a (2), main -> b (1), a -> c, b -> c; self 1, 2, 3, 4 ticks. */
+static cg_profile *diamond(cg_cost c_ticks, cg_cost c_csc, uint64_t b_calls_c)
+{
+	cg_profile *p = new_profile();
+	cg_fid m = fn(p, "main", "m.c"), a = fn(p, "a", "m.c"), b = fn(p, "b", "m.c"),
+	       c = fn(p, "c", "m.c");
+	self(p, 0, m, 100, 10);
+	self(p, 0, a, 200, 20);
+	self(p, 0, b, 300, 30);
+	self(p, 0, c, c_ticks, c_csc);
+	cg_profile_add_arc(p, 0, m, a, 2, NULL, NULL);
+	cg_profile_add_arc(p, 0, m, b, 1, NULL, NULL);
+	cg_profile_add_arc(p, 0, a, c, 1, NULL, NULL);
+	if (b_calls_c)
+		cg_profile_add_arc(p, 0, b, c, b_calls_c, NULL, NULL);
+	return p;
+}
+
+static int check_rules(cg_diff *d, const char *rule1, const char *rule2, const char *event)
+{
+	const char *rules[2] = { rule1, rule2 };
+	const char *events[1] = { event };
+	cg_error err = CG_ERROR_INIT;
+	int n = cg_diff_check(d, rules, rule1 ? (rule2 ? 2 : 1) : 0, events, event ? 1 : 0, &err);
+	if (n < 0)
+		printf("# %s\n", err.message);
+	return n;
+}
+
+/* Whether the function (or arc "a>b") named was flagged by the last check. */
+static int flagged(const cg_diff *d, const char *name)
+{
+	const char *gt = strchr(name, '>');
+	long item = -1;
+	if (gt) {
+		char caller[64];
+		snprintf(caller, sizeof caller, "%.*s", (int)(gt - name), name);
+		long a = cg_diff_find_function(d, caller), b = cg_diff_find_function(d, gt + 1);
+		item = a >= 0 && b >= 0 ? cg_diff_find_arc(d, (size_t)a, (size_t)b) : -1;
+	} else {
+		item = cg_diff_find_function(d, name);
+	}
+	for (size_t i = 0; i < cg_diff_finding_count(d); i++) {
+		const cg_diff_finding *f = cg_diff_finding_at(d, i);
+		int is_arc = f->metric == CG_DIFF_ARC_CALLS || f->metric == CG_DIFF_ARC_INCLUSIVE;
+		if (f->flagged && f->metric != CG_DIFF_TOTAL && is_arc == (gt != NULL) &&
+		    (long)f->item == item)
+			return 1;
+	}
+	return 0;
+}
+
+static void test_identical_profiles_pass(void)
+{
+	cg_profile *b = diamond(400, 40, 1), *n = diamond(400, 40, 1);
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(cg_diff_function_count(d), ==, 4);
+	check_int(cg_diff_arc_count(d), ==, 4);
+	check_int(check_rules(d, NULL, NULL, NULL), ==, 0);   /* default rules */
+	check_int(check_rules(d, "self>0", "calls>0", "csc"), ==, 0);
+	check(cg_diff_finding_count(d) > 0);
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+static void test_propagated_inclusive(void)
+{
+	cg_profile *b = diamond(400, 40, 1), *n = diamond(400, 40, 1);
+	cg_diff *d;
+	cg_diff_value v;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	/* c: 400; a: 200 + 1/2 * 400; b: 300 + 1/2 * 400; main: 100 + 400 + 500 */
+	long m = cg_diff_find_function(d, "main"), a = cg_diff_find_function(d, "a");
+	cg_diff_value_get(d, 0, CG_DIFF_INCLUSIVE, (size_t)a, TICKS, &v);
+	check_int(v.base, ==, 400);
+	check(v.known);
+	cg_diff_value_get(d, 0, CG_DIFF_INCLUSIVE, (size_t)m, TICKS, &v);
+	check_int(v.base, ==, 1000);
+	cg_diff_value_get(d, 0, CG_DIFF_CALLS, (size_t)cg_diff_find_function(d, "c"), 0, &v);
+	check_int(v.base, ==, 2);
+	cg_diff_value_get(d, 0, CG_DIFF_TOTAL, 0, CSC, &v);
+	check_int(v.new_value, ==, 100);
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+static void test_exact_event_any_change_counts(void)
+{
+	cg_profile *b = diamond(400, 40, 1), *n = diamond(400, 41, 1);
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(cg_diff_event_kind(d, CSC), ==, CG_DIFF_EXACT);
+	check_int(check_rules(d, "self>0", NULL, "csc"), ==, 1);
+	check(flagged(d, "c"));
+	check(!flagged(d, "a"));
+	check_int(check_rules(d, "self>5%", NULL, "csc"), ==, 0);   /* 2.5% */
+	check_int(check_rules(d, "self(c)>2%", NULL, "csc"), ==, 1);
+	check_int(check_rules(d, "self(a*)>0", NULL, "csc"), ==, 0);
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+static void test_sampled_change_needs_to_beat_noise(void)
+{
+	/* 400 -> 440 ticks is +10% but sqrt(840) * 4 = 116 > 40: noise. */
+	cg_profile *b = diamond(400, 40, 1), *n = diamond(440, 40, 1);
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(cg_diff_event_kind(d, TICKS), ==, CG_DIFF_SAMPLED);
+	check_int(check_rules(d, "self>5%", NULL, "ticks"), ==, 0);
+	int noise = 0;
+	for (size_t i = 0; i < cg_diff_finding_count(d); i++)
+		noise += cg_diff_finding_at(d, i)->noise;
+	check_int(noise, ==, 1);
+	cg_diff_free(d);
+	cg_profile_free(n);
+	/* 400 -> 800 is far beyond the noise. */
+	n = diamond(800, 40, 1);
+	cg_diff_options o = CG_DIFF_OPTIONS_INIT;
+	check_int(cg_diff_new(&d, b, n, &o, NULL), ==, 0);
+	check_int(check_rules(d, "self>5%", NULL, "ticks"), ==, 1);
+	check(flagged(d, "c"));
+	check(strstr(cg_diff_finding_at(d, 0)->reason, "noise") || cg_diff_finding_count(d) > 1);
+	/* the inclusive cost of main grows by 400 of 1000 */
+	check_int(check_rules(d, "inclusive(main)>2%", NULL, NULL), ==, 1);
+	check(flagged(d, "main"));
+	check_int(check_rules(d, "inclusive(main)>50%", NULL, NULL), ==, 0);
+	check_int(check_rules(d, "total>3%", NULL, NULL), ==, 1);
+	/* time units: 400 ticks of 10 ms = 4 s */
+	check_int(check_rules(d, "self>3.9s", NULL, NULL), ==, 1);
+	check_int(check_rules(d, "self>4100ms", NULL, NULL), ==, 0);
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+static void test_extra_call_flags_callee_and_arc(void)
+{
+	cg_profile *b = diamond(400, 40, 1), *n = diamond(400, 40, 2);
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(check_rules(d, "calls>0", "arcs>0", NULL), ==, 2);
+	check(flagged(d, "c"));
+	check(flagged(d, "b>c"));
+	check(!flagged(d, "a>c"));
+	check(!flagged(d, "b"));
+	check_int(check_rules(d, "arcs(a/c)>0", NULL, NULL), ==, 0);
+	check_int(check_rules(d, "arcs(b/c)>0", NULL, NULL), ==, 1);
+	cg_diff_free(d);
+	cg_profile_free(n);
+	/* A new arc (b never called c before) is flagged as well. */
+	cg_profile_free(b);
+	b = diamond(400, 40, 0);
+	n = diamond(400, 40, 1);
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(check_rules(d, "arcs>0", NULL, NULL), ==, 1);
+	check(flagged(d, "b>c"));
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+static void test_identity_options(void)
+{
+	cg_profile *b = new_profile(), *n = new_profile();
+	cg_fid f;
+	cg_profile_intern_function(b, "old_name", "/tmp/build1/prog", "x.c", &f);
+	self(b, 0, f, 10, 10);
+	cg_profile_intern_function(b, "helper", "/tmp/build1/prog", "x.c", &f);
+	self(b, 0, f, 5, 5);
+	cg_profile_intern_function(n, "new_name", "/tmp/build2/prog", "x.c", &f);
+	self(n, 0, f, 10, 10);
+	cg_profile_intern_function(n, "helper", "/tmp/build2/prog", "y.c", &f);
+	self(n, 0, f, 5, 5);
+	cg_diff *d;
+	/* The two builds' executables are the same program; files differ. */
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(cg_diff_function_count(d), ==, 4);
+	cg_diff_free(d);
+	const char *olds[] = { "old_name" }, *news[] = { "new_name" };
+	cg_diff_options o = CG_DIFF_OPTIONS_INIT;
+	o.ignore_file = 1;
+	o.map_old = olds;
+	o.map_new = news;
+	o.nmap = 1;
+	check_int(cg_diff_new(&d, b, n, &o, NULL), ==, 0);
+	check_int(cg_diff_function_count(d), ==, 2);
+	check_int(check_rules(d, "self<>0", NULL, "csc"), ==, 0);
+	cg_diff_function info;
+	cg_diff_function_at(d, 0, &info);
+	check_str(info.name, "new_name");
+	check(info.in_base && info.in_new);
+	check(info.file == NULL);
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+static void test_cycles_compare_as_one(void)
+{
+	cg_profile *p[2];
+	for (int s = 0; s < 2; s++) {
+		p[s] = new_profile();
+		cg_fid m = fn(p[s], "main", NULL), x = fn(p[s], "x", NULL), y = fn(p[s], "y", NULL);
+		self(p[s], 0, m, 1, 1);
+		/* the work moves from x to y inside the cycle: same cycle total */
+		self(p[s], 0, x, s ? 10 : 30, s ? 10 : 30);
+		self(p[s], 0, y, s ? 30 : 10, s ? 30 : 10);
+		cg_profile_add_arc(p[s], 0, m, x, 1, NULL, NULL);
+		cg_profile_add_arc(p[s], 0, x, y, 5, NULL, NULL);
+		cg_profile_add_arc(p[s], 0, y, x, 4, NULL, NULL);
+	}
+	cg_diff *d;
+	cg_diff_options o = CG_DIFF_OPTIONS_INIT;
+	check_int(cg_diff_new(&d, p[0], p[1], &o, NULL), ==, 0);
+	check_int(check_rules(d, "self>0", NULL, "csc"), ==, 1);
+	cg_diff_free(d);
+	o.cycles = 1;
+	check_int(cg_diff_new(&d, p[0], p[1], &o, NULL), ==, 0);
+	check_int(cg_diff_function_count(d), ==, 2);
+	check(cg_diff_find_function(d, "<cycle x>") >= 0);
+	check_int(cg_diff_arc_count(d), ==, 1);
+	check_int(check_rules(d, "self>0", "arcs>0", "csc"), ==, 0);
+	cg_diff_free(d);
+	cg_profile_free(p[0]);
+	cg_profile_free(p[1]);
+}
+
+static void test_parts_are_compared_per_part(void)
+{
+	cg_profile *p[2];
+	for (int s = 0; s < 2; s++) {
+		p[s] = new_profile();
+		unsigned t2;
+		cg_profile_set_part_name(p[s], 0, "thread 1");
+		cg_profile_add_part(p[s], s ? "thread 2" : "thread 9", &t2);
+		cg_fid w = fn(p[s], "work", NULL);
+		/* work moves from thread 1 to thread 2: the sum is unchanged */
+		self(p[s], 0, w, 0, s ? 50 : 100);
+		self(p[s], t2, w, 0, s ? 100 : 50);
+	}
+	cg_diff *d;
+	cg_diff_options o = CG_DIFF_OPTIONS_INIT;
+	check_int(cg_diff_new(&d, p[0], p[1], &o, NULL), ==, 0);
+	check_int(cg_diff_scope_count(d), ==, 1);
+	check_int(check_rules(d, "self<>0", NULL, "csc"), ==, 0);
+	cg_diff_free(d);
+	o.parts = 1;
+	check_int(cg_diff_new(&d, p[0], p[1], &o, NULL), ==, 0);
+	check_int(cg_diff_scope_count(d), ==, 3);
+	check_str(cg_diff_scope_name(d, 1), "thread 1");
+	check_str(cg_diff_scope_name(d, 2), "thread 9");  /* paired by position */
+	check_int(check_rules(d, "self<>0", NULL, "csc"), ==, 2);
+	check_int(check_rules(d, "self>0", NULL, "csc"), ==, 1);
+	cg_diff_value v;
+	cg_diff_value_get(d, 2, CG_DIFF_SELF, 0, CSC, &v);
+	check_int(v.delta, ==, 50);
+	check_double(v.relative, 1.0);
+	cg_diff_free(d);
+	cg_profile_free(p[0]);
+	cg_profile_free(p[1]);
+}
+
+static void test_bad_rules_are_usage_errors(void)
+{
+	cg_profile *b = diamond(400, 40, 1);
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b, b, NULL, NULL), ==, 0);
+	static const char *const bad[] = {
+		"speed>5%", "self>", "self>5%%", "self(main>5", "self=5", "self[nope]>1",
+		"total(main)>1", "calls>1s", "self>-1", "self[csc]>1ms",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cg_error err = CG_ERROR_INIT;
+		const char *r[1] = { bad[i] };
+		int rc = cg_diff_check(d, r, 1, NULL, 0, &err);
+		check_int(rc, ==, CG_EUSAGE);
+		if (rc != CG_EUSAGE)
+			printf("#   rule: %s\n", bad[i]);
+		check(strlen(err.message) > 0);
+	}
+	cg_error err = CG_ERROR_INIT;
+	const char *ev[1] = { "nope" };
+	check_int(cg_diff_check(d, NULL, 0, ev, 1, &err), ==, CG_EUSAGE);
+	check(strstr(err.message, "nope") != NULL);
+	cg_diff_free(d);
+	cg_profile_free(b);
+}
+
+static void test_no_common_event_is_a_mismatch(void)
+{
+	cg_profile *b = new_profile(), *n;
+	cg_profile_new(&n);
+	cg_profile_add_event(n, "Ir", NULL, 0);
+	cg_diff *d;
+	cg_error err = CG_ERROR_INIT;
+	check_int(cg_diff_new(&d, b, n, NULL, &err), ==, CG_EMISMATCH);
+	check(d == NULL);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+static char *write_to_string(const cg_diff *d, int format)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	cg_diff_write_options o = CG_DIFF_WRITE_OPTIONS_INIT;
+	o.width = 100;
+	if (cg_diff_write(d, format, f, &o, NULL) != 0)
+		check(0);
+	fclose(f);
+	return buf;
+}
+
+static void test_writers(void)
+{
+	cg_profile *b = diamond(400, 40, 1), *n = diamond(800, 40, 2);
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(check_rules(d, "self>5%", "calls>0", NULL), ==, 2);
+	char *s = write_to_string(d, CG_DIFF_TABLE);
+	if (getenv("SHOW_OUTPUT"))
+		printf("%s", s);
+	check(strstr(s, "FAIL") != NULL);
+	check(strstr(s, "+400") != NULL);
+	/* sorted by impact: c (+400) comes before any other function row */
+	check(strstr(s, "FAIL          +400") != NULL);
+	free(s);
+	s = write_to_string(d, CG_DIFF_TAP);
+	if (getenv("SHOW_OUTPUT"))
+		printf("%s", s);
+	check(strstr(s, "not ok 4 - function c\n") != NULL);
+	check(strstr(s, "ok 1 - function main\n") != NULL);
+	check(strstr(s, "\n1..4\n") != NULL);
+	free(s);
+	s = write_to_string(d, CG_DIFF_XML);
+	check(strstr(s, "result=\"fail\"") != NULL);
+	check(strstr(s, "<finding ") != NULL);
+	free(s);
+	s = write_to_string(d, CG_DIFF_CALLGRIND);
+	check(strstr(s, "events: ticks_up ticks_down csc_up csc_down\n") != NULL);
+	check(strstr(s, "summary: 400 0 0 0\n") != NULL);
+	check(strstr(s, "calls=2 0\n") != NULL);
+	free(s);
+	check_int(cg_diff_format_from_name("tap"), ==, CG_DIFF_TAP);
+	check_int(cg_diff_format_from_name("html"), ==, -1);
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+int main(void)
+{
+	TEST(test_identical_profiles_pass(), "identical profiles give no finding above limits");
+	TEST(test_propagated_inclusive(), "inclusive cost is propagated gprof-style from arcs");
+	TEST(test_exact_event_any_change_counts(), "exact events: any change counts, thresholds apply");
+	TEST(test_sampled_change_needs_to_beat_noise(), "sampled events: a change must beat Poisson noise");
+	TEST(test_extra_call_flags_callee_and_arc(), "an extra call flags the callee and the arc");
+	TEST(test_identity_options(), "identity: renamed executable, --map, --ignore-file");
+	TEST(test_cycles_compare_as_one(), "cycles compare as one item with --cycles");
+	TEST(test_parts_are_compared_per_part(), "parts are compared per part with --parts");
+	TEST(test_bad_rules_are_usage_errors(), "malformed rules are usage errors with a message");
+	TEST(test_no_common_event_is_a_mismatch(), "profiles without a common event do not compare");
+	TEST(test_writers(), "table, TAP, XML and Callgrind writers");
+	return tap_done();
+}
