@@ -309,7 +309,7 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 	out_str(o, "thread ");
 	out_u64(o, index);
 	out_str(o, " ");
-	out_u64(o, (uint64_t)th->tid);
+	out_u64(o, g_mode == CGC_MODE_CALLS ? 0 : (uint64_t)th->tid);
 	out_str(o, "\n");
 	if (push_children(&st, &th->root) != 0)
 		rc = -1;
@@ -376,11 +376,15 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 static void CGC_TEXT write_header(struct out *o, const struct objects *os)
 {
 	static const char *const mode_names[] = { "cpu", "wall", "calls" };
-	out_str(o, "# cgtree 1\ncreator libcgcollect " CGC_VERSION "\npid ");
-	out_u64(o, (uint64_t)getpid());
-	out_str(o, "\nppid ");
-	out_u64(o, (uint64_t)getppid());
-	out_str(o, "\nexe ");
+	out_str(o, "# cgtree 1\ncreator libcgcollect " CGC_VERSION "\n");
+	if (g_mode != CGC_MODE_CALLS) {
+		out_str(o, "pid ");
+		out_u64(o, (uint64_t)getpid());
+		out_str(o, "\nppid ");
+		out_u64(o, (uint64_t)getppid());
+		out_str(o, "\n");
+	}
+	out_str(o, "exe ");
 	out_field(o, os->exe);
 	out_str(o, "\ncmd");
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
@@ -429,7 +433,7 @@ static void CGC_TEXT write_header(struct out *o, const struct objects *os)
 		out_str(o, "object ");
 		out_u64(o, i);
 		out_str(o, " ");
-		out_hex(o, os->v[i].base);
+		out_hex(o, g_mode == CGC_MODE_CALLS ? 0 : os->v[i].base);
 		out_str(o, " ");
 		out_field(o, os->v[i].path);
 		out_str(o, "\n");

@@ -408,7 +408,10 @@ static int rec_thread(struct reader *r)
 	if (r->nevents == 0)
 		return fail(r, "'thread' before any 'event'");
 	char name[96];
-	snprintf(name, sizeof name, "pid %s thread %u", r->pid[0] ? r->pid : "?", id);
+	if (r->pid[0])
+		snprintf(name, sizeof name, "pid %s thread %u", r->pid, id);
+	else
+		snprintf(name, sizeof name, "thread %u", id);
 	if (id == 0)
 		rc = cg_profile_set_part_name(r->p, 0, name);
 	else

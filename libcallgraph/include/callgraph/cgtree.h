@@ -6,7 +6,8 @@
  * Reading fills a profile with:
  *  - the events the file declares (cpu or wall ticks with their period, or
  *    the call-sequence count "csc");
- *  - one part per thread, named "pid P thread T";
+ *  - one part per thread, named "pid P thread T" ("thread T" when the
+ *    file has no pid: calls mode);
  *  - functions: C functions resolved offline from the objects the file
  *    recorded (BFD symbol tables and DWARF lines: name, source file, line,
  *    address); registered interpreter functions by name, file and line;

@@ -16,6 +16,9 @@ __attribute__((noinline)) static int rc(int n) { return n <= 0 ? 0 : 1 + ra(n - 
 
 int main(void)
 {
-	printf("%d %d %d\n", fact(5), is_even(4), ra(6));
+	int f = fact(5);
+	int e = is_even(4);
+	int r = ra(6);
+	printf("%d %d %d\n", f, e, r);
 	return 0;
 }

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The collector's call tree on programs with known behaviour, in calls mode
+# (deterministic): exact call counts, recursion folding (direct, mutual,
+# three-way), noprofile, longjmp, the statically linked collector, and
+# byte-identical files from two runs.  The tree is read back with awk + nm
+# (testdata/collector/paths.sh), independently of libcallgraph.
+. "${CG_TOP:-.}/tests/lib.sh"
+require_tool nm awk
+P=$CG_BUILD/tests/collector
+paths() { sh "$CG_TOP/testdata/collector/paths.sh" "$@"; }
+run() {  # run OUT PROG [cgrun options]
+	local out=$1 prog=$2; shift 2
+	"$BIN/cgrun" --time=calls "$@" -o "$WORK/$out" "$P/$prog" >/dev/null 2>"$WORK/$out.err"
+}
+
+run calls.cgt calls
+is "call counts are exact" "$(paths "$WORK/calls.cgt")" \
+"main calls=1 redos=0 rec=0 cost=1
+main/a calls=3 redos=0 rec=0 cost=3
+main/a/leaf calls=6 redos=0 rec=0 cost=6
+main/b calls=1 redos=0 rec=0 cost=1
+main/b/leaf calls=5 redos=0 rec=0 cost=5"
+is "cgrun says where the profile went" "$(head -1 "$WORK/calls.cgt.err")" \
+	"cgrun: profile written to $WORK/calls.cgt"
+is "the file ends with 'end'" "$(tail -1 "$WORK/calls.cgt")" "end"
+
+run calls2.cgt calls
+cmp_files "calls mode: two runs give byte-identical files" "$WORK/calls2.cgt" "$WORK/calls.cgt"
+
+(cd "$WORK" && CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT=static.cgt "$P/calls-static" >/dev/null)
+is "the statically linked collector gives the same tree" \
+	"$(paths "$WORK/static.cgt")" "$(paths "$WORK/calls.cgt")"
+
+run recur.cgt recur
+is "recursion: direct stays in its node, mutual and 3-way fold into links" \
+	"$(paths "$WORK/recur.cgt")" \
+"main calls=1 redos=0 rec=0 cost=1
+main/fact calls=1 redos=0 rec=4 cost=5
+main/is_even calls=1 redos=0 rec=0 cost=1
+main/is_even/is_odd calls=1 redos=0 rec=0 cost=2
+main/is_even/is_odd/is_even calls=2 redos=0 rec=0 cost=2
+main/is_even/is_odd/is_even/is_odd -> main/is_even/is_odd calls=1
+main/ra calls=1 redos=0 rec=0 cost=1
+main/ra/rb calls=1 redos=0 rec=0 cost=2
+main/ra/rb/rc calls=2 redos=0 rec=0 cost=2
+main/ra/rb/rc/ra calls=2 redos=0 rec=0 cost=2
+main/ra/rb/rc/ra/rb -> main/ra/rb calls=1"
+
+run noprof.cgt noprof
+run noprof-np.cgt noprof --noprofile=wrap
+is "without noprofile, wrap is a context" "$(paths "$WORK/noprof.cgt")" \
+"main calls=1 redos=0 rec=0 cost=1
+main/wrap calls=2 redos=0 rec=0 cost=2
+main/wrap/target calls=4 redos=0 rec=0 cost=4
+main/wrap/helper calls=2 redos=0 rec=0 cost=2
+main/target calls=1 redos=0 rec=0 cost=1"
+is "noprofile wrap: its callees hang under its caller" "$(paths "$WORK/noprof-np.cgt")" \
+"main calls=1 redos=0 rec=0 cost=1
+main/target calls=5 redos=0 rec=0 cost=5
+main/helper calls=2 redos=0 rec=0 cost=2"
+ok "the file records the noprofile request" grep -qx "noprofile wrap" "$WORK/noprof-np.cgt"
+
+run jump.cgt jump
+is "longjmp: calls after the jump hang under the frame that caught it" \
+	"$(paths "$WORK/jump.cgt")" \
+"main calls=1 redos=0 rec=0 cost=1
+main/outer calls=2 redos=0 rec=0 cost=2
+main/outer/middle calls=2 redos=0 rec=0 cost=2
+main/outer/middle/deep calls=2 redos=0 rec=0 cost=2
+main/outer/after calls=4 redos=0 rec=0 cost=4
+main/after calls=1 redos=0 rec=0 cost=1"
+ok "longjmp: the resyncs are counted" grep -q "resyncs 2 status ok" "$WORK/jump.cgt"
+
+done_testing
