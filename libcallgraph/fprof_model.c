@@ -1,0 +1,349 @@
+/*
+ * fprof_model.c — fprof's table into the model (from a replayed trace)
+ * and back out of any profile (for the analysis writer).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fprof_model.h"
+#include "hashmap.h"
+
+int fprof_model_function(cg_profile *p, const char *name, cg_fid *out)
+{
+	int rc = cg_profile_intern_function(p, name, NULL, NULL, out);
+	if (rc)
+		return rc;
+	uint32_t flags = 0;
+	if (strcmp(name, "undefined") == 0)
+		flags = CG_FN_SYNTHETIC | CG_FN_SPONTANEOUS;
+	else if (strcmp(name, "suspend") == 0 || strcmp(name, "garbage_collect") == 0)
+		flags = CG_FN_SYNTHETIC;
+	if (flags)
+		cg_profile_function(p, *out)->flags |= flags;
+	return 0;
+}
+
+static int model_fid(fp_state *st, cg_profile *p, uint32_t fid, cg_fid *out)
+{
+	fp_func *f = &st->funcs[fid];
+	if (f->model_fid == FP_NONE) {
+		cg_fid m;
+		int rc = fprof_model_function(p, f->name, &m);
+		if (rc)
+			return rc;
+		f->model_fid = m;
+	}
+	*out = f->model_fid;
+	return 0;
+}
+
+static int set_meta_part(cg_profile *p, unsigned part, const char *what, const char *value)
+{
+	char key[96];
+	snprintf(key, sizeof key, "fprof.part.%u.%s", part, what);
+	return cg_profile_set_meta(p, key, value);
+}
+
+/* Process record metadata: Erlang term text, printed flat. */
+static int store_record(fp_state *st, cg_profile *p, unsigned part, const fp_proc *pr)
+{
+	if (!pr->has_record)
+		return 0;
+	fprof_buf b = { 0 };
+	int rc = set_meta_part(p, part, "spawned_by", st->procs[pr->parent].pid);
+	if (!rc && pr->spawned_as) {
+		fprof_term_write(&b, pr->spawned_as);
+		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "spawned_as", fprof_buf_cstr(&b));
+	}
+	if (!rc && pr->init_n > 0) {
+		b.len = 0;
+		fprof_buf_addc(&b, '[');
+		for (int i = 0; i < pr->init_n; i++) {
+			const fp_func *f = &st->funcs[pr->init_log[i]];
+			if (i)
+				fprof_buf_addc(&b, ',');
+			if (!f->module) {
+				fprof_buf_adds(&b, f->name);
+				continue;
+			}
+			fprof_buf_addc(&b, '{');
+			fprof_atom_write(&b, f->module, f->mlen);
+			fprof_buf_addc(&b, ',');
+			fprof_atom_write(&b, f->function, f->flen);
+			fprof_buf_addf(&b, ",%u}", f->arity);
+		}
+		fprof_buf_addc(&b, ']');
+		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "initial_calls", fprof_buf_cstr(&b));
+	}
+	fprof_buf_release(&b);
+	return rc;
+}
+
+int fp_to_model(fp_state *st, cg_profile *p, cg_error *err)
+{
+	int rc = 0;
+	int ev = cg_profile_find_event(p, "us");
+	if (ev < 0)
+		ev = cg_profile_add_event(p, "us", "Time in microseconds (fprof OWN/ACC)", 1e-6);
+	if (ev < 0)
+		return cg_error_set(err, ev, "fprof: cannot add the event \"us\" to a profile that already has costs");
+	size_t nev = cg_profile_event_count(p);
+	int fresh = cg_profile_function_count(p) == 0 && cg_profile_part_count(p) == 1;
+
+	unsigned *part_of = malloc((st->nprocs + 1) * sizeof *part_of);
+	size_t *order = malloc((st->nrows + 1) * sizeof *order);
+	size_t *start = calloc(st->nprocs + 2, sizeof *start);
+	int64_t *own = calloc(st->nfuncs + 1, sizeof *own), *acc = calloc(st->nfuncs + 1, sizeof *acc);
+	uint64_t *cnt = calloc(st->nfuncs + 1, sizeof *cnt);
+	unsigned char *seen = calloc(st->nfuncs + 1, 1);
+	uint32_t *touched = malloc((st->nfuncs + 1) * sizeof *touched);
+	cg_nid *nmap = malloc((st->nnodes + 1) * sizeof *nmap);
+	if (!part_of || !order || !start || !own || !acc || !cnt || !seen || !touched || !nmap) {
+		rc = CG_ENOMEM;
+		goto out;
+	}
+	/* parts, in order of first appearance */
+	int used0 = 0;
+	for (size_t i = 0; i < st->nprocs; i++) {
+		part_of[i] = UINT32_MAX;
+		if (!st->procs[i].has_rows)
+			continue;
+		unsigned part;
+		if (fresh && !used0) {
+			part = 0;
+			used0 = 1;
+			rc = cg_profile_set_part_name(p, 0, st->procs[i].pid);
+		} else {
+			rc = cg_profile_add_part(p, st->procs[i].pid, &part);
+		}
+		if (rc || (rc = store_record(st, p, part, &st->procs[i])))
+			goto out;
+		part_of[i] = part;
+	}
+	/* rows grouped by process, creation order kept */
+	for (size_t r = 0; r < st->nrows; r++)
+		start[st->rows[r].proc + 1]++;
+	for (size_t i = 1; i <= st->nprocs; i++)
+		start[i] += start[i - 1];
+	for (size_t r = 0; r < st->nrows; r++)
+		order[start[st->rows[r].proc]++] = r;
+	size_t r0 = 0;
+	cg_cost vec[CG_MAX_EVENTS];
+	memset(vec, 0, sizeof vec);
+	for (size_t i = 0; i < st->nprocs; i++) {
+		size_t ntouched = 0;
+		for (; r0 < st->nrows && st->rows[order[r0]].proc == i; r0++) {
+			const fp_row *row = &st->rows[order[r0]];
+			cg_fid c, f;
+			if ((rc = model_fid(st, p, row->caller, &c)) || (rc = model_fid(st, p, row->func, &f)))
+				goto out;
+			vec[ev] = row->acc;
+			if ((rc = cg_profile_add_arc(p, part_of[i], c, f, row->cnt, vec, NULL)))
+				goto out;
+			if (!seen[row->func]) {
+				seen[row->func] = 1;
+				touched[ntouched++] = row->func;
+			}
+			own[row->func] += row->own;
+			acc[row->func] += row->acc;
+			cnt[row->func] += row->cnt;
+		}
+		for (size_t k = 0; k < ntouched; k++) {
+			uint32_t fid = touched[k];
+			cg_fid f = st->funcs[fid].model_fid;
+			vec[ev] = own[fid];
+			if ((rc = cg_profile_add_self(p, part_of[i], f, vec)))
+				goto out;
+			vec[ev] = acc[fid];
+			if ((rc = cg_profile_set_inclusive(p, part_of[i], f, vec)) ||
+			    (rc = cg_profile_set_calls(p, part_of[i], f, cnt[fid])))
+				goto out;
+			own[fid] = acc[fid] = 0;
+			cnt[fid] = 0;
+			seen[fid] = 0;
+		}
+	}
+	/* the calling-context trees */
+	for (size_t n = 0; n < st->nnodes; n++) {
+		const fp_node *nd = &st->nodes[n];
+		unsigned part = part_of[nd->proc];
+		if (part == UINT32_MAX)
+			continue;
+		if (nd->parent == FP_NONE) {
+			nmap[n] = 0;
+			continue;
+		}
+		cg_fid f;
+		if ((rc = model_fid(st, p, nd->fid, &f)) ||
+		    (rc = cg_profile_node_add(p, part, nmap[nd->parent], f, &nmap[n])))
+			goto out;
+		cg_node *mn = cg_profile_node(p, part, nmap[n]);
+		mn->calls = nd->calls;
+		mn->self[ev] = nd->self;
+	}
+	(void)nev;
+	char num[32];
+	if (st->have_first) {
+		snprintf(num, sizeof num, "%lld", (long long)st->first_ts);
+		if ((rc = cg_profile_set_meta(p, "fprof.first_ts", num)))
+			goto out;
+		snprintf(num, sizeof num, "%lld", (long long)st->last_ts);
+		if ((rc = cg_profile_set_meta(p, "fprof.last_ts", num)))
+			goto out;
+	}
+	snprintf(num, sizeof num, "%llu", (unsigned long long)st->handled);
+	rc = cg_profile_set_meta(p, "fprof.messages", num);
+out:
+	free(part_of);
+	free(order);
+	free(start);
+	free(own);
+	free(acc);
+	free(cnt);
+	free(seen);
+	free(touched);
+	free(nmap);
+	if (rc)
+		return cg_error_set(err, rc, "fprof: %s while building the profile", cg_strerror(rc));
+	return 0;
+}
+
+/* ---- back out: fprof's table from a profile ------------------------------------------- */
+
+static cg_fid find_undefined(const cg_profile *p)
+{
+	size_t n = cg_profile_function_count(p);
+	for (cg_fid f = 0; f < n; f++)
+		if (strcmp(cg_profile_function(p, f)->name, "undefined") == 0)
+			return f;
+	return CG_NO_FUNC;
+}
+
+static int part_rows(const cg_profile *p, unsigned part, int ev, cg_fid undef, fprof_part_rows *out)
+{
+	size_t narcs = cg_profile_arc_count(p, part), nfun = cg_profile_function_count(p);
+	size_t cap = narcs + nfun + 1;
+	out->part = part;
+	out->rows = calloc(cap, sizeof *out->rows);
+	struct cg_hashmap idx = { 0 };
+	if (!out->rows)
+		return CG_ENOMEM;
+	int rc = 0;
+	for (size_t a = 0; a < narcs; a++) {
+		const cg_arc *arc = cg_profile_arc(p, part, a);
+		fprof_row *r = &out->rows[out->nrows];
+		r->caller = arc->caller;
+		r->func = arc->callee;
+		r->cnt = arc->count;
+		r->acc = arc->inclusive ? arc->inclusive[ev] : 0;
+		uint64_t key = (uint64_t)arc->caller << 32 | arc->callee;
+		if ((rc = cg_hashmap_put(&idx, key, (uint32_t)out->nrows)))
+			goto done;
+		out->nrows++;
+	}
+	size_t nn = cg_profile_node_count(p, part);
+	if (nn > 1) {
+		/* OWN per (caller, function): the tree's self costs by parent */
+		for (cg_nid n = 1; n < nn; n++) {
+			const cg_node *nd = cg_profile_node(p, part, n);
+			cg_fid parent = nd->parent == 0 || nd->parent == CG_NO_NODE
+					? undef : cg_profile_node(p, part, nd->parent)->func;
+			uint64_t key = (uint64_t)parent << 32 | nd->func;
+			uint32_t i;
+			if (!cg_hashmap_get(&idx, key, &i)) {
+				if (nd->self[ev] == 0)
+					continue;
+				i = (uint32_t)out->nrows++;
+				if (out->nrows > cap) {
+					cap *= 2;
+					fprof_row *nr = realloc(out->rows, cap * sizeof *nr);
+					if (!nr) {
+						rc = CG_ENOMEM;
+						goto done;
+					}
+					out->rows = nr;
+				}
+				memset(&out->rows[i], 0, sizeof out->rows[i]);
+				out->rows[i].caller = parent;
+				out->rows[i].func = nd->func;
+				if ((rc = cg_hashmap_put(&idx, key, i)))
+					goto done;
+			}
+			out->rows[i].own += nd->self[ev];
+		}
+	} else {
+		/* no tree: share each function's self cost out by call counts */
+		for (cg_fid f = 0; f < nfun; f++) {
+			cg_cost self = cg_profile_self(p, part, f)[ev];
+			uint64_t total = 0;
+			size_t first = SIZE_MAX;
+			for (size_t r = 0; r < out->nrows; r++)
+				if (out->rows[r].func == f) {
+					total += out->rows[r].cnt;
+					if (first == SIZE_MAX)
+						first = r;
+				}
+			if (self == 0)
+				continue;
+			if (first == SIZE_MAX) {
+				fprof_row *r = &out->rows[out->nrows++];
+				memset(r, 0, sizeof *r);
+				r->caller = undef;
+				r->func = f;
+				const cg_cost *inc = cg_profile_inclusive(p, part, f);
+				r->acc = inc ? inc[ev] : self;
+				r->own = self;
+				continue;
+			}
+			cg_cost given = 0;
+			for (size_t r = 0; r < out->nrows; r++)
+				if (out->rows[r].func == f && total) {
+					cg_cost share = (cg_cost)((double)self * (double)out->rows[r].cnt / (double)total);
+					out->rows[r].own = share;
+					given += share;
+				}
+			out->rows[first].own += self - given;
+		}
+	}
+	for (size_t r = 0; r < out->nrows; r++) {
+		out->cnt += out->rows[r].cnt;
+		out->own += out->rows[r].own;
+	}
+done:
+	cg_hashmap_release(&idx);
+	return rc;
+}
+
+int fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_t *nparts,
+			    cg_fid *undef, cg_error *err)
+{
+	int ev = cg_profile_find_event(p, "us");
+	if (ev < 0)
+		ev = 0;
+	if (cg_profile_event_count(p) == 0)
+		return cg_error_set(err, CG_EFORMAT, "fprof: the profile has no events");
+	*undef = find_undefined(p);
+	size_t n = cg_profile_part_count(p);
+	fprof_part_rows *parts = calloc(n ? n : 1, sizeof *parts);
+	if (!parts)
+		return cg_error_set(err, CG_ENOMEM, "fprof: out of memory");
+	for (unsigned i = 0; i < n; i++) {
+		int rc = part_rows(p, i, ev, *undef, &parts[i]);
+		if (rc) {
+			fprof_rows_release(parts, n);
+			return cg_error_set(err, rc, "fprof: out of memory");
+		}
+	}
+	*out = parts;
+	*nparts = n;
+	return 0;
+}
+
+void fprof_rows_release(fprof_part_rows *parts, size_t nparts)
+{
+	if (!parts)
+		return;
+	for (size_t i = 0; i < nparts; i++)
+		free(parts[i].rows);
+	free(parts);
+}

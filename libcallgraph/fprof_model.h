@@ -1,0 +1,41 @@
+/*
+ * fprof_model.h — fprof results into the model and back (internal).
+ *
+ * fp_to_model stores a replayed trace in a cg_profile (mapping described
+ * in callgraph/fprof.h).  fprof_rows_from_profile recovers fprof's table
+ * (per part: caller, function, CNT, ACC, OWN) and process records from
+ * any profile, exactly for profiles that came from fprof inputs.
+ */
+#ifndef CG_FPROF_MODEL_H
+#define CG_FPROF_MODEL_H
+
+#include "callgraph.h"
+#include "fprof_profile.h"
+
+int fp_to_model(fp_state *st, cg_profile *profile, cg_error *err);
+
+/* Function flags the fprof readers give their pseudo functions. */
+int fprof_model_function(cg_profile *p, const char *name, cg_fid *out);
+
+typedef struct fprof_row {
+	cg_fid caller, func;   /* caller is the "undefined" function for bottom frames */
+	uint64_t cnt;
+	int64_t acc, own;
+} fprof_row;
+
+typedef struct fprof_part_rows {
+	unsigned part;
+	fprof_row *rows;
+	size_t nrows;
+	uint64_t cnt;      /* sums over the rows */
+	int64_t own;
+} fprof_part_rows;
+
+/* Fills one fprof_part_rows per part (caller frees with
+ * fprof_rows_release).  *undef is the "undefined" function (added to
+ * nothing: CG_NO_FUNC when the profile has none). */
+int fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_t *nparts,
+			    cg_fid *undef, cg_error *err);
+void fprof_rows_release(fprof_part_rows *parts, size_t nparts);
+
+#endif

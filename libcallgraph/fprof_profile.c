@@ -1,0 +1,783 @@
+/*
+ * fprof_profile.c — fprof's profiling phase: simulated stacks, the
+ * CNT/OWN/ACC table and the calling-context tree (spec §B4).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fprof_profile.h"
+
+/* ---- index ------------------------------------------------------------------ */
+
+static uint32_t mix32(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ull;
+	k ^= k >> 33;
+	return (uint32_t)k;
+}
+
+static uint32_t hash_bytes(const void *p, size_t n, uint32_t seed)
+{
+	const unsigned char *s = p;
+	uint64_t h = 1469598103934665603ull ^ seed;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 1099511628211ull;
+	return mix32(h);
+}
+
+static int ix_grow(fp_index *ix)
+{
+	size_t cap = ix->cap ? ix->cap * 2 : 64;
+	uint32_t *slot = calloc(cap, sizeof *slot), *hash = calloc(cap, sizeof *hash);
+	if (!slot || !hash) {
+		free(slot);
+		free(hash);
+		return -1;
+	}
+	for (size_t i = 0; i < ix->cap; i++) {
+		if (!ix->slot[i])
+			continue;
+		size_t j = ix->hash[i] & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = ix->slot[i];
+		hash[j] = ix->hash[i];
+	}
+	free(ix->slot);
+	free(ix->hash);
+	ix->slot = slot;
+	ix->hash = hash;
+	ix->cap = cap;
+	return 0;
+}
+
+static void ix_release(fp_index *ix)
+{
+	free(ix->slot);
+	free(ix->hash);
+	memset(ix, 0, sizeof *ix);
+}
+
+/* Iteration over candidates with hash h: returns positions until 0-slot. */
+#define IX_FOR(ix, h, j) \
+	for (size_t j = (ix)->cap ? (h) & ((ix)->cap - 1) : 0; (ix)->cap && (ix)->slot[j]; j = (j + 1) & ((ix)->cap - 1))
+
+static int ix_insert(fp_index *ix, uint32_t h, uint32_t pos)
+{
+	if ((ix->count + 1) * 2 > ix->cap && ix_grow(ix))
+		return -1;
+	size_t j = h & (ix->cap - 1);
+	while (ix->slot[j])
+		j = (j + 1) & (ix->cap - 1);
+	ix->slot[j] = pos + 1;
+	ix->hash[j] = h;
+	ix->count++;
+	return 0;
+}
+
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 64;
+	void *p = realloc(*arr, nc * elem);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = nc;
+	return 0;
+}
+
+/* ---- life cycle ------------------------------------------------------------------ */
+
+int fp_init(fp_state *st)
+{
+	memset(st, 0, sizeof *st);
+	static const char *const pseudo[] = { "undefined", "suspend", "garbage_collect" };
+	for (int i = 0; i < 3; i++) {
+		if (grow((void **)&st->funcs, &st->capfuncs, st->nfuncs, sizeof *st->funcs))
+			return CG_ENOMEM;
+		fp_func *f = &st->funcs[st->nfuncs++];
+		memset(f, 0, sizeof *f);
+		f->name = pseudo[i];
+		f->model_fid = FP_NONE;
+	}
+	return 0;
+}
+
+void fp_release(fp_state *st)
+{
+	for (size_t i = 0; i < st->nprocs; i++) {
+		free(st->procs[i].ent);
+		free(st->procs[i].lvl);
+	}
+	free(st->funcs);
+	free(st->procs);
+	free(st->rows);
+	free(st->nodes);
+	free(st->counts);
+	ix_release(&st->func_ix);
+	ix_release(&st->proc_ix);
+	ix_release(&st->row_ix);
+	ix_release(&st->node_ix);
+	ix_release(&st->count_ix);
+	fprof_arena_release(&st->arena);
+	memset(st, 0, sizeof *st);
+}
+
+/* ---- interning --------------------------------------------------------------------- */
+
+static void name_of(fp_state *st, fp_func *f)
+{
+	fprof_buf b = { 0 };
+	fprof_atom_write(&b, f->module, f->mlen);
+	fprof_buf_addc(&b, ':');
+	fprof_atom_write(&b, f->function, f->flen);
+	fprof_buf_addf(&b, "/%u", f->arity);
+	f->name = b.oom ? NULL : fprof_arena_strdup(&st->arena, b.data, b.len);
+	fprof_buf_release(&b);
+}
+
+uint32_t fp_func_intern(fp_state *st, const char *m, size_t mlen, const char *f, size_t flen,
+			uint32_t arity)
+{
+	uint32_t h = hash_bytes(m, mlen, arity) ^ hash_bytes(f, flen, 7) * 31u;
+	IX_FOR(&st->func_ix, h, j) {
+		if (st->func_ix.hash[j] != h)
+			continue;
+		fp_func *x = &st->funcs[st->func_ix.slot[j] - 1];
+		if (x->arity == arity && x->mlen == mlen && x->flen == flen &&
+		    memcmp(x->module, m, mlen) == 0 && memcmp(x->function, f, flen) == 0)
+			return st->func_ix.slot[j] - 1;
+	}
+	if (grow((void **)&st->funcs, &st->capfuncs, st->nfuncs, sizeof *st->funcs))
+		return FP_NONE;
+	fp_func *x = &st->funcs[st->nfuncs];
+	memset(x, 0, sizeof *x);
+	x->module = fprof_arena_strdup(&st->arena, m, mlen);
+	x->function = fprof_arena_strdup(&st->arena, f, flen);
+	x->mlen = (uint32_t)mlen;
+	x->flen = (uint32_t)flen;
+	x->arity = arity;
+	x->model_fid = FP_NONE;
+	if (!x->module || !x->function)
+		return FP_NONE;
+	name_of(st, x);
+	if (!x->name || ix_insert(&st->func_ix, h, (uint32_t)st->nfuncs))
+		return FP_NONE;
+	return (uint32_t)st->nfuncs++;
+}
+
+uint32_t fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t id,
+			uint32_t serial, uint32_t creation)
+{
+	uint32_t h = hash_bytes(node, nodelen, id) ^ mix32((uint64_t)serial << 32 | creation);
+	IX_FOR(&st->proc_ix, h, j) {
+		if (st->proc_ix.hash[j] != h)
+			continue;
+		fp_proc *p = &st->procs[st->proc_ix.slot[j] - 1];
+		if (p->id == id && p->serial == serial && strlen(p->node) == nodelen &&
+		    memcmp(p->node, node, nodelen) == 0)
+			return st->proc_ix.slot[j] - 1;
+	}
+	if (grow((void **)&st->procs, &st->capprocs, st->nprocs, sizeof *st->procs) ||
+	    grow((void **)&st->nodes, &st->capnodes, st->nnodes, sizeof *st->nodes))
+		return FP_NONE;
+	fp_proc *p = &st->procs[st->nprocs];
+	memset(p, 0, sizeof *p);
+	snprintf(p->pid, sizeof p->pid, "<0.%u.%u>", id, serial);
+	p->id = id;
+	p->serial = serial;
+	p->node = fprof_arena_strdup(&st->arena, node, nodelen);
+	p->parent = FP_NONE;
+	if (!p->node || ix_insert(&st->proc_ix, h, (uint32_t)st->nprocs))
+		return FP_NONE;
+	/* the process's context-tree root */
+	fp_node *n = &st->nodes[st->nnodes];
+	memset(n, 0, sizeof *n);
+	n->parent = FP_NONE;
+	n->fid = FP_NONE;
+	n->proc = (uint32_t)st->nprocs;
+	p->root = (uint32_t)st->nnodes++;
+	return (uint32_t)st->nprocs++;
+}
+
+static fp_row *row_get(fp_state *st, uint32_t proc, uint32_t caller, uint32_t func)
+{
+	uint32_t h = mix32((uint64_t)proc << 40 ^ (uint64_t)caller << 20 ^ func ^ (uint64_t)func << 52);
+	IX_FOR(&st->row_ix, h, j) {
+		if (st->row_ix.hash[j] != h)
+			continue;
+		fp_row *r = &st->rows[st->row_ix.slot[j] - 1];
+		if (r->proc == proc && r->caller == caller && r->func == func)
+			return r;
+	}
+	if (grow((void **)&st->rows, &st->caprows, st->nrows, sizeof *st->rows) ||
+	    ix_insert(&st->row_ix, h, (uint32_t)st->nrows)) {
+		st->oom = 1;
+		return NULL;
+	}
+	fp_row *r = &st->rows[st->nrows++];
+	memset(r, 0, sizeof *r);
+	r->proc = proc;
+	r->caller = caller;
+	r->func = func;
+	st->procs[proc].has_rows = 1;
+	return r;
+}
+
+static uint32_t node_child(fp_state *st, uint32_t parent, uint32_t fid)
+{
+	uint32_t h = mix32((uint64_t)parent << 32 | fid);
+	IX_FOR(&st->node_ix, h, j) {
+		if (st->node_ix.hash[j] != h)
+			continue;
+		fp_node *n = &st->nodes[st->node_ix.slot[j] - 1];
+		if (n->parent == parent && n->fid == fid)
+			return st->node_ix.slot[j] - 1;
+	}
+	if (grow((void **)&st->nodes, &st->capnodes, st->nnodes, sizeof *st->nodes) ||
+	    ix_insert(&st->node_ix, h, (uint32_t)st->nnodes)) {
+		st->oom = 1;
+		return FP_NONE;
+	}
+	fp_node *n = &st->nodes[st->nnodes];
+	memset(n, 0, sizeof *n);
+	n->parent = parent;
+	n->fid = fid;
+	n->proc = st->nodes[parent].proc;
+	return (uint32_t)st->nnodes++;
+}
+
+static fp_count *count_get(fp_state *st, uint32_t proc, uint32_t fid)
+{
+	uint32_t h = mix32((uint64_t)proc << 32 | fid);
+	IX_FOR(&st->count_ix, h, j) {
+		if (st->count_ix.hash[j] != h)
+			continue;
+		fp_count *c = &st->counts[st->count_ix.slot[j] - 1];
+		if (c->proc == proc && c->fid == fid)
+			return c;
+	}
+	if (grow((void **)&st->counts, &st->capcounts, st->ncounts, sizeof *st->counts) ||
+	    ix_insert(&st->count_ix, h, (uint32_t)st->ncounts)) {
+		st->oom = 1;
+		return NULL;
+	}
+	fp_count *c = &st->counts[st->ncounts++];
+	memset(c, 0, sizeof *c);
+	c->proc = proc;
+	c->fid = fid;
+	return c;
+}
+
+/* ---- stack primitives -------------------------------------------------------------- */
+
+static inline uint32_t lvl_size(const fp_proc *p, uint32_t l)
+{
+	uint32_t end = l + 1 < p->nlvl ? p->lvl[l + 1] : p->nent;
+	return end - p->lvl[l];
+}
+
+/* Front entry of level l (the most recent one). */
+static inline fp_entry *lvl_front(fp_proc *p, uint32_t l)
+{
+	uint32_t end = l + 1 < p->nlvl ? p->lvl[l + 1] : p->nent;
+	return &p->ent[end - 1];
+}
+
+static int adjust_entries(fp_state *st, uint32_t proc, uint32_t fid, int d)
+{
+	fp_count *c = count_get(st, proc, fid);
+	if (!c)
+		return -1;
+	c->entries += (uint32_t)d;
+	return (int)c->entries;
+}
+
+static int adjust_fronts(fp_state *st, uint32_t proc, uint32_t fid, int d)
+{
+	fp_count *c = count_get(st, proc, fid);
+	if (!c)
+		return -1;
+	c->fronts += (uint32_t)d;
+	return 0;
+}
+
+/* Appends an entry to the top level (or a new level). */
+static int add_entry(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts, int new_level)
+{
+	fp_proc *p = &st->procs[proc];
+	if (p->nent == p->cap) {
+		uint32_t nc = p->cap ? p->cap * 2 : 16;
+		fp_entry *e = realloc(p->ent, nc * sizeof *e);
+		if (!e)
+			return CG_ENOMEM;
+		p->ent = e;
+		p->cap = nc;
+	}
+	if (new_level || p->nlvl == 0) {
+		if (p->nlvl == p->lcap) {
+			uint32_t nc = p->lcap ? p->lcap * 2 : 16;
+			uint32_t *l = realloc(p->lvl, nc * sizeof *l);
+			if (!l)
+				return CG_ENOMEM;
+			p->lvl = l;
+			p->lcap = nc;
+		}
+		p->lvl[p->nlvl++] = p->nent;
+	} else {
+		adjust_fronts(st, proc, p->ent[p->nent - 1].fid, -1);
+	}
+	p->ent[p->nent].fid = fid;
+	p->ent[p->nent].node = FP_NONE;
+	p->ent[p->nent].ts = ts;
+	p->nent++;
+	adjust_entries(st, proc, fid, +1);
+	adjust_fronts(st, proc, fid, +1);
+	return st->oom ? CG_ENOMEM : 0;
+}
+
+/* Removes the top entry (updating counts); returns its entries count
+ * after removal. */
+static int pop_entry(fp_state *st, uint32_t proc)
+{
+	fp_proc *p = &st->procs[proc];
+	fp_entry *e = &p->ent[--p->nent];
+	adjust_fronts(st, proc, e->fid, -1);
+	int left = adjust_entries(st, proc, e->fid, -1);
+	if (p->lvl[p->nlvl - 1] == p->nent)
+		p->nlvl--;
+	else
+		adjust_fronts(st, proc, p->ent[p->nent - 1].fid, +1);
+	return left;
+}
+
+/* fprof's "caller" of the entry at index i, where i is the front of the
+ * stack as fprof sees it (entries above i already gone).  Returns 0 when
+ * no counter is charged (suspend on suspend), else 1 with *caller_entry
+ * (index, or FP_NONE for `undefined`) and *func. */
+static int caller_of(fp_proc *p, uint32_t i, uint32_t l, uint32_t *caller_entry, uint32_t *func)
+{
+	fp_entry *e = &p->ent[i];
+	int alone = p->lvl[l] == i;   /* only entry left in its level */
+	*func = e->fid;
+	if (alone && l > 0) {
+		uint32_t below = p->lvl[l] - 1;           /* front of level l-1 */
+		int below_alone = lvl_size(p, l - 1) == 1;
+		if (e->fid == FP_SUSPEND && below_alone && p->ent[below].fid == FP_SUSPEND)
+			return 0;
+		if (e->fid == FP_GC && below_alone && p->ent[below].fid == FP_SUSPEND) {
+			*caller_entry = l >= 2 ? p->lvl[l - 1] - 1 : FP_NONE;
+			return 1;
+		}
+		*caller_entry = below;
+		return 1;
+	}
+	*caller_entry = alone ? FP_NONE : i - 1;
+	return 1;
+}
+
+/* The context node for entry i given its caller entry: re-homed when the
+ * caller changed (a bottom level inserted under it, GC while suspended). */
+static uint32_t entry_node(fp_state *st, uint32_t proc, uint32_t i, uint32_t caller_entry)
+{
+	fp_proc *p = &st->procs[proc];
+	uint32_t parent = caller_entry == FP_NONE ? p->root : p->ent[caller_entry].node;
+	if (parent == FP_NONE) {
+		/* the caller entry has never been charged: give it a node under
+		 * the root so the chain stays rooted */
+		uint32_t ce = caller_entry;
+		p->ent[ce].node = node_child(st, p->root, p->ent[ce].fid);
+		p = &st->procs[proc];
+		parent = p->ent[ce].node;
+		if (parent == FP_NONE)
+			return FP_NONE;
+	}
+	fp_entry *e = &p->ent[i];
+	if (e->node != FP_NONE && st->nodes[e->node].parent == parent)
+		return e->node;
+	uint32_t n = node_child(st, parent, e->fid);
+	st->procs[proc].ent[i].node = n;
+	return n;
+}
+
+enum { CLK_CNT, CLK_OWN, CLK_ACC };
+
+/* fprof's trace_clock on the stack whose front is entry i of level l. */
+static void clock_at(fp_state *st, uint32_t proc, uint32_t i, uint32_t l, int clk, int64_t t)
+{
+	fp_proc *p = &st->procs[proc];
+	uint32_t ce, func;
+	if (!caller_of(p, i, l, &ce, &func))
+		return;
+	uint32_t caller = ce == FP_NONE ? FP_UNDEFINED : p->ent[ce].fid;
+	fp_row *r = row_get(st, proc, caller, func);
+	if (!r)
+		return;
+	if (clk == CLK_CNT) {
+		r->cnt++;
+	} else if (clk == CLK_ACC) {
+		r->acc += t - p->ent[i].ts;
+	} else if (func != FP_SUSPEND) {
+		int64_t v = t - p->ent[i].ts;
+		r->own += v;
+		uint32_t n = entry_node(st, proc, i, ce);
+		if (n != FP_NONE)
+			st->nodes[n].self += v;
+	} else {
+		entry_node(st, proc, i, ce);
+	}
+	if (clk == CLK_CNT) {
+		uint32_t n = entry_node(st, proc, i, ce);
+		if (n != FP_NONE)
+			st->nodes[n].calls++;
+	}
+}
+
+static void clock_top(fp_state *st, uint32_t proc, int clk, int64_t t)
+{
+	fp_proc *p = &st->procs[proc];
+	if (p->nent == 0)
+		return;
+	clock_at(st, proc, p->nent - 1, p->nlvl - 1, clk, t);
+}
+
+static int push(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+{
+	clock_top(st, proc, CLK_OWN, ts);
+	int rc = add_entry(st, proc, fid, ts, 1);
+	if (rc)
+		return rc;
+	clock_top(st, proc, CLK_CNT, 1);
+	return st->oom ? CG_ENOMEM : 0;
+}
+
+/* fprof's trace_call_collapse on the top level after e0 was added.
+ * Level entries are e_k = ent[top - k]. */
+static void collapse(fp_state *st, uint32_t proc)
+{
+	fp_proc *p = &st->procs[proc];
+	uint32_t start = p->lvl[p->nlvl - 1], len = p->nent - start, top = p->nent - 1;
+	if (len <= 2)
+		return;
+#define F(k) (p->ent[top - (k)].fid)
+	for (uint32_t k = 1; k < len; k++) {
+		if (F(k) != F(0))
+			continue;
+		/* segment check: the k newest pairs repeat further back from e_k */
+		uint32_t a = 0, s = k, n = k;
+		int ok;
+		for (;;) {
+			if (n == 0) { ok = 1; break; }
+			if (a + 1 < len && s + 1 < len && F(a) == F(s) && F(a + 1) == F(s + 1)) {
+				a++; s++; n--;
+				continue;
+			}
+			if (F(a) == F(s)) { ok = 0; break; }
+			if (s + 1 >= len) { ok = 0; break; }
+			s++;
+		}
+		if (ok) {
+			/* drop e0 .. e(k-1); e_k becomes the front */
+			for (uint32_t d = 0; d < k; d++)
+				pop_entry(st, proc);
+			return;
+		}
+	}
+#undef F
+}
+
+static int shove(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+{
+	clock_top(st, proc, CLK_OWN, ts);
+	int rc = add_entry(st, proc, fid, ts, 0);
+	if (rc)
+		return rc;
+	collapse(st, proc);
+	fp_proc *p = &st->procs[proc];
+	p->ent[p->nent - 1].ts = ts;   /* front is F@T (an older F may have survived) */
+	clock_top(st, proc, CLK_CNT, 1);
+	return st->oom ? CG_ENOMEM : 0;
+}
+
+/* fprof's trace_return_to_int: execution continues in fid at ts. */
+static int unwind(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+{
+	fp_proc *p = &st->procs[proc];
+	clock_top(st, proc, CLK_OWN, ts);
+	if (p->nent == 0) {
+		if (fid == FP_UNDEFINED)
+			return 0;
+		return add_entry(st, proc, fid, ts, 1);
+	}
+	/* Is fid the front of a level below the top one? */
+	fp_count *c = count_get(st, proc, fid);
+	if (!c)
+		return CG_ENOMEM;
+	p = &st->procs[proc];
+	uint32_t fronts_below = c->fronts - (p->ent[p->nent - 1].fid == fid);
+	if (fronts_below == 0 && fid != FP_UNDEFINED) {
+		/* not found: nothing popped, nothing charged */
+		return add_entry(st, proc, fid, ts, 1);
+	}
+	/* pop the top level, then whole levels until one's front is fid */
+	int first = 1;
+	for (;;) {
+		p = &st->procs[proc];
+		if (p->nent == 0)
+			break;   /* fid is undefined: everything popped */
+		uint32_t l = p->nlvl - 1;
+		if (!first && lvl_front(p, l)->fid == fid) {
+			uint32_t i = p->nent - 1;
+			if (count_get(st, proc, fid) && count_get(st, proc, fid)->entries == 1)
+				clock_at(st, proc, i, l, CLK_ACC, ts);
+			st->procs[proc].ent[i].ts = ts;
+			break;
+		}
+		first = 0;
+		uint32_t nl = p->nlvl;
+		while (st->procs[proc].nlvl == nl) {
+			p = &st->procs[proc];
+			uint32_t i = p->nent - 1;
+			uint32_t f = p->ent[i].fid;
+			fp_count *cc = count_get(st, proc, f);
+			if (!cc)
+				return CG_ENOMEM;
+			if (cc->entries == 1)
+				clock_at(st, proc, i, p->nlvl - 1, CLK_ACC, ts);
+			pop_entry(st, proc);
+		}
+	}
+	return st->oom ? CG_ENOMEM : 0;
+}
+
+/* ---- events ------------------------------------------------------------------------ */
+
+static void init_log(fp_state *st, uint32_t proc, uint32_t fid)
+{
+	fp_proc *p = &st->procs[proc];
+	if (fid == FP_SUSPEND || !p->has_record || p->init_cnt == 0)
+		return;
+	if (p->init_n < 2)
+		p->init_log[p->init_n++] = fid;
+	p->init_cnt--;
+}
+
+static int top_is(fp_proc *p, uint32_t fid)
+{
+	return p->nent > 0 && p->ent[p->nent - 1].fid == fid;
+}
+
+int fp_call(fp_state *st, uint32_t proc, uint32_t fid, uint32_t cp, int64_t ts)
+{
+	fp_proc *p = &st->procs[proc];
+	int init_cnt = p->has_record ? p->init_cnt : 0;
+	p->defined = 1;
+	if (p->nent == 0) {
+		init_log(st, proc, fid);
+		if (cp != FP_UNDEFINED) {
+			int rc = add_entry(st, proc, cp, ts, 1);
+			if (rc)
+				return rc;
+		}
+		return push(st, proc, fid, ts);
+	}
+	if (p->nlvl == 1 && p->nent == 1 && p->ent[0].fid == fid && init_cnt == 2) {
+		/* first call of a freshly spawned process: time from its first in */
+		int64_t t0 = p->ent[0].ts;
+		init_log(st, proc, fid);
+		pop_entry(st, proc);
+		if (cp != FP_UNDEFINED) {
+			int rc = add_entry(st, proc, cp, t0, 1);
+			if (rc)
+				return rc;
+		}
+		return push(st, proc, fid, t0);
+	}
+	if (top_is(p, FP_SUSPEND) || top_is(p, FP_GC))
+		return FP_EINCONSISTENT;
+	uint32_t f0 = lvl_front(p, p->nlvl - 1)->fid;
+	uint32_t f1 = p->nlvl >= 2 ? lvl_front(p, p->nlvl - 2)->fid : FP_NONE;
+	uint32_t f2 = p->nlvl >= 3 ? lvl_front(p, p->nlvl - 3)->fid : FP_NONE;
+	if (f0 == cp && f1 == cp) {
+		init_log(st, proc, fid);
+		return shove(st, proc, fid, ts);
+	}
+	if (f0 == cp) {
+		init_log(st, proc, fid);
+		return push(st, proc, fid, ts);
+	}
+	if (f1 == cp) {
+		init_log(st, proc, fid);
+		return shove(st, proc, fid, ts);
+	}
+	if (p->nlvl >= 3 && f0 == f1 && f2 == cp) {
+		init_log(st, proc, fid);
+		int rc = unwind(st, proc, f0, ts);
+		return rc ? rc : shove(st, proc, fid, ts);
+	}
+	if (p->nlvl == 1) {
+		init_log(st, proc, fid);
+		if (cp != FP_UNDEFINED) {
+			/* CP becomes a new bottom level, stamped with the level's front TS */
+			int64_t ts0 = p->ent[p->nent - 1].ts;
+			int rc = add_entry(st, proc, cp, ts0, 1);
+			if (rc)
+				return rc;
+			p = &st->procs[proc];
+			fp_entry moved = p->ent[p->nent - 1];
+			memmove(p->ent + 1, p->ent, (p->nent - 1) * sizeof *p->ent);
+			p->ent[0] = moved;
+			/* levels: [0,1) is the new bottom, the old level starts at 1 */
+			p->lvl[0] = 0;
+			p->lvl[1] = 1;   /* both fronts were counted by add_entry */
+		}
+		return shove(st, proc, fid, ts);
+	}
+	int rc;
+	if (cp == FP_UNDEFINED) {
+		rc = unwind(st, proc, FP_UNDEFINED, ts);
+	} else {
+		init_log(st, proc, cp);
+		rc = shove(st, proc, cp, ts);
+	}
+	if (rc)
+		return rc;
+	init_log(st, proc, fid);
+	return push(st, proc, fid, ts);
+}
+
+int fp_return_to(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+{
+	fp_proc *p = &st->procs[proc];
+	if (top_is(p, FP_SUSPEND) || top_is(p, FP_GC))
+		return FP_EINCONSISTENT;
+	p->defined = 1;
+	return unwind(st, proc, fid, ts);
+}
+
+int fp_spawn(fp_state *st, uint32_t child, uint32_t parent, uint32_t mfa, fprof_term *args_mfa,
+	     int64_t ts)
+{
+	fp_proc *p = &st->procs[child];
+	if (p->defined)
+		return 0;
+	p->defined = 1;
+	int rc = add_entry(st, child, mfa, ts, 1);
+	if (rc)
+		return rc;
+	rc = push(st, child, FP_SUSPEND, ts);
+	p = &st->procs[child];
+	p->has_record = 1;
+	p->parent = parent;
+	p->spawned_as = args_mfa;
+	p->init_n = 0;
+	p->init_cnt = 2;
+	return rc;
+}
+
+int fp_exit(fp_state *st, uint32_t proc, int64_t ts)
+{
+	fp_proc *p = &st->procs[proc];
+	int rc = 0;
+	if (p->defined && p->nent > 0)
+		rc = unwind(st, proc, FP_UNDEFINED, ts);
+	p = &st->procs[proc];
+	while (p->nent > 0)
+		pop_entry(st, proc);
+	p->defined = 0;
+	return rc;
+}
+
+int fp_out(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+{
+	fp_proc *p = &st->procs[proc];
+	p->defined = 1;
+	if (p->nent == 0) {
+		if (fid != FP_UNDEFINED) {
+			int rc = add_entry(st, proc, fid, ts, 1);
+			if (rc)
+				return rc;
+		}
+		return push(st, proc, FP_SUSPEND, ts);
+	}
+	if (top_is(p, FP_SUSPEND) && lvl_size(p, p->nlvl - 1) == 1)
+		return add_entry(st, proc, FP_SUSPEND, ts, 1);
+	return push(st, proc, FP_SUSPEND, ts);
+}
+
+int fp_in(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+{
+	fp_proc *p = &st->procs[proc];
+	if (!p->defined || p->nent == 0) {
+		p->defined = 1;
+		return add_entry(st, proc, fid, ts, 1);
+	}
+	if (!(top_is(p, FP_SUSPEND) && lvl_size(p, p->nlvl - 1) == 1))
+		return FP_EINCONSISTENT;
+	if (p->nlvl == 1)
+		return unwind(st, proc, FP_UNDEFINED, ts);
+	fp_entry *below = lvl_front(p, p->nlvl - 2);
+	if (below->fid == FP_SUSPEND && lvl_size(p, p->nlvl - 2) == 1) {
+		pop_entry(st, proc);
+		return 0;
+	}
+	return unwind(st, proc, below->fid, ts);
+}
+
+int fp_gc_start(fp_state *st, uint32_t proc, int64_t ts)
+{
+	st->procs[proc].defined = 1;
+	return push(st, proc, FP_GC, ts);
+}
+
+int fp_gc_end(fp_state *st, uint32_t proc, int64_t ts)
+{
+	fp_proc *p = &st->procs[proc];
+	if (!p->defined) {
+		p->defined = 1;
+		return 0;
+	}
+	if (p->nent == 0)
+		return 0;
+	if (!(top_is(p, FP_GC) && lvl_size(p, p->nlvl - 1) == 1))
+		return FP_EINCONSISTENT;
+	if (p->nlvl == 1)
+		return unwind(st, proc, FP_UNDEFINED, ts);
+	return unwind(st, proc, lvl_front(p, p->nlvl - 2)->fid, ts);
+}
+
+void fp_handled(fp_state *st, int64_t ts)
+{
+	if (!st->have_first) {
+		st->have_first = 1;
+		st->first_ts = ts;
+	}
+	st->last_ts = ts;
+	st->handled++;
+}
+
+int fp_finish(fp_state *st, int64_t ts)
+{
+	for (size_t i = 0; i < st->nprocs; i++) {
+		if (!st->procs[i].defined)
+			continue;
+		int rc = fp_exit(st, (uint32_t)i, ts);
+		if (rc)
+			return rc;
+	}
+	return st->oom ? CG_ENOMEM : 0;
+}
+
+size_t fp_max_depth(const fp_state *st)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < st->nprocs; i++)
+		if (st->procs[i].cap > m)
+			m = st->procs[i].cap;
+	return m;
+}

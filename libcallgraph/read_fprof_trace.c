@@ -1,0 +1,754 @@
+/*
+ * read_fprof_trace.c — Erlang fprof trace files (dbg trace-port framing,
+ * external term format) replayed through fprof's profiling algorithm.
+ *
+ * A record is Op(1) Size(4, big-endian) Payload.  The file is streamed
+ * through one buffer that only grows to the largest record; each record
+ * is decoded in place.  Pids and MFA tuples are looked up by their raw
+ * encoded bytes first (one hash over a few dozen bytes), so the common
+ * record costs no allocation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "callgraph.h"
+#include "fprof_profile.h"
+#include "fprof_model.h"
+
+/* ---- raw-bytes cache (encoded term -> id) ------------------------------------- */
+
+struct rawkey {
+	const uint8_t *bytes;
+	uint32_t len, val;
+};
+
+struct rawcache {
+	struct rawkey *keys;
+	size_t n, cap;
+	uint32_t *slot;   /* key index + 1 */
+	size_t scap;
+};
+
+static uint32_t raw_hash(const uint8_t *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return (uint32_t)(h ^ h >> 32);
+}
+
+static int raw_find(const struct rawcache *c, const uint8_t *p, size_t n, uint32_t h, uint32_t *val)
+{
+	if (!c->scap)
+		return 0;
+	for (size_t j = h & (c->scap - 1); c->slot[j]; j = (j + 1) & (c->scap - 1)) {
+		const struct rawkey *k = &c->keys[c->slot[j] - 1];
+		if (k->len == n && memcmp(k->bytes, p, n) == 0) {
+			*val = k->val;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int raw_add(struct rawcache *c, fprof_arena *a, const uint8_t *p, size_t n, uint32_t h,
+		   uint32_t val)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct rawkey *k = realloc(c->keys, cap * sizeof *k);
+		if (!k)
+			return CG_ENOMEM;
+		c->keys = k;
+		c->cap = cap;
+	}
+	if ((c->n + 1) * 2 > c->scap) {
+		size_t scap = c->scap ? c->scap * 2 : 128;
+		uint32_t *s = calloc(scap, sizeof *s);
+		if (!s)
+			return CG_ENOMEM;
+		for (size_t i = 0; i < c->n; i++) {
+			uint32_t hh = raw_hash(c->keys[i].bytes, c->keys[i].len);
+			size_t j = hh & (scap - 1);
+			while (s[j])
+				j = (j + 1) & (scap - 1);
+			s[j] = (uint32_t)i + 1;
+		}
+		free(c->slot);
+		c->slot = s;
+		c->scap = scap;
+	}
+	const uint8_t *copy = (const uint8_t *)fprof_arena_strdup(a, (const char *)p, n);
+	if (!copy)
+		return CG_ENOMEM;
+	c->keys[c->n] = (struct rawkey){ copy, (uint32_t)n, val };
+	size_t j = h & (c->scap - 1);
+	while (c->slot[j])
+		j = (j + 1) & (c->scap - 1);
+	c->slot[j] = (uint32_t)c->n + 1;
+	c->n++;
+	return 0;
+}
+
+static void raw_release(struct rawcache *c)
+{
+	free(c->keys);
+	free(c->slot);
+	memset(c, 0, sizeof *c);
+}
+
+/* ---- reader state --------------------------------------------------------------- */
+
+struct reader {
+	fp_state st;
+	struct rawcache pids, mfas;
+	const cg_fprof_read_options *opts;
+	const char *name;
+	uint64_t offset;          /* file offset of the current record */
+	uint64_t records, unknown;
+	int stopped;              /* fprof stopped handling (data error) */
+	char stop_msg[512];
+	int warned_unknown;
+};
+
+enum { TR_OK = 0, TR_BAD = 1, TR_UNKNOWN = 2, TR_FPROF_ERR = 3 };
+
+#define TNEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return TR_BAD; } while (0)
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Reads an atom's bytes without copying. */
+static int get_atom(const uint8_t **pp, const uint8_t *end, const uint8_t **s, size_t *len, int *latin1)
+{
+	const uint8_t *p = *pp;
+	TNEED(1);
+	uint8_t tag = *p++;
+	switch (tag) {
+	case 100: case 118: TNEED(2); *len = (size_t)p[0] << 8 | p[1]; p += 2; break;
+	case 115: case 119: TNEED(1); *len = p[0]; p += 1; break;
+	default: return TR_BAD;
+	}
+	TNEED(*len);
+	*latin1 = tag == 100 || tag == 115;
+	*s = p;
+	*pp = p + *len;
+	return TR_OK;
+}
+
+static int atom_is(const uint8_t *s, size_t len, const char *lit)
+{
+	return strlen(lit) == len && memcmp(s, lit, len) == 0;
+}
+
+static int peek_atom(const uint8_t *p, const uint8_t *end, const char *lit)
+{
+	const uint8_t *s;
+	size_t len;
+	int l1;
+	return get_atom(&p, end, &s, &len, &l1) == TR_OK && atom_is(s, len, lit);
+}
+
+static int get_int(const uint8_t **pp, const uint8_t *end, int64_t *v)
+{
+	const uint8_t *p = *pp;
+	TNEED(1);
+	if (*p == 97) {
+		TNEED(2);
+		*v = p[1];
+		*pp = p + 2;
+		return TR_OK;
+	}
+	if (*p == 98) {
+		TNEED(5);
+		*v = (int32_t)rd32(p + 1);
+		*pp = p + 5;
+		return TR_OK;
+	}
+	if (*p == 110) {
+		TNEED(3);
+		size_t n = p[1];
+		int neg = p[2];
+		TNEED(3 + n);
+		if (n > 7)
+			return TR_BAD;
+		uint64_t u = 0;
+		for (size_t i = n; i-- > 0;)
+			u = u << 8 | p[3 + i];
+		*v = neg ? -(int64_t)u : (int64_t)u;
+		*pp = p + 3 + n;
+		return TR_OK;
+	}
+	return TR_BAD;
+}
+
+/* {Mega, Sec, Micro} -> microseconds. */
+static int get_ts(const uint8_t **pp, const uint8_t *end, int64_t *ts)
+{
+	const uint8_t *p = *pp;
+	TNEED(2);
+	if (p[0] != 104 || p[1] != 3)
+		return TR_BAD;
+	p += 2;
+	int64_t a, b, c;
+	if (get_int(&p, end, &a) || get_int(&p, end, &b) || get_int(&p, end, &c))
+		return TR_BAD;
+	if (a < 0 || a > 100000000 || b < -1000000000 || b > 1000000000 || c < -1000000000 ||
+	    c > 1000000000)
+		return TR_BAD;
+	*ts = (a * 1000000 + b) * 1000000 + c;
+	*pp = p;
+	return TR_OK;
+}
+
+static int skip(const uint8_t **p, const uint8_t *end)
+{
+	const char *why;
+	return fprof_etf_skip(p, end, &why) ? TR_BAD : TR_OK;
+}
+
+static int oom(struct reader *r)
+{
+	r->st.oom = 1;
+	return TR_BAD;
+}
+
+/* A pid term -> process index. */
+static int get_pid(struct reader *r, const uint8_t **pp, const uint8_t *end, uint32_t *proc)
+{
+	const uint8_t *p = *pp, *start = p;
+	TNEED(1);
+	if (*p != 88 && *p != 103)
+		return TR_BAD;
+	p++;
+	const uint8_t *node;
+	size_t nlen;
+	int l1;
+	if (get_atom(&p, end, &node, &nlen, &l1))
+		return TR_BAD;
+	size_t fixed = *start == 88 ? 12 : 9;
+	TNEED(fixed);
+	size_t n = (size_t)(p + fixed - start);
+	uint32_t h = raw_hash(start, n);
+	if (!raw_find(&r->pids, start, n, h, proc)) {
+		uint32_t creation = *start == 88 ? rd32(p + 8) : p[8];
+		size_t ulen;
+		fprof_arena tmp = { 0 };
+		const char *un = (const char *)node;
+		if (l1) {
+			/* node names are ASCII in practice; transcode anyway */
+			char *u = fprof_arena_alloc(&tmp, 2 * nlen + 1);
+			if (!u)
+				return oom(r);
+			ulen = 0;
+			for (size_t i = 0; i < nlen; i++) {
+				if (node[i] < 0x80) {
+					u[ulen++] = (char)node[i];
+				} else {
+					u[ulen++] = (char)(0xC0 | node[i] >> 6);
+					u[ulen++] = (char)(0x80 | (node[i] & 0x3F));
+				}
+			}
+			un = u;
+		} else {
+			ulen = nlen;
+		}
+		*proc = fp_proc_intern(&r->st, un, ulen, rd32(p), rd32(p + 4), creation);
+		fprof_arena_release(&tmp);
+		if (*proc == FP_NONE || raw_add(&r->pids, &r->st.arena, start, n, h, *proc))
+			return oom(r);
+	}
+	*pp = p + fixed;
+	return TR_OK;
+}
+
+/* Atom bytes -> UTF-8 in a small buffer. */
+static size_t to_utf8(const uint8_t *s, size_t len, int latin1, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len && n + 2 < cap; i++) {
+		if (!latin1 || s[i] < 0x80) {
+			out[n++] = (char)s[i];
+		} else {
+			out[n++] = (char)(0xC0 | s[i] >> 6);
+			out[n++] = (char)(0x80 | (s[i] & 0x3F));
+		}
+	}
+	return n;
+}
+
+/* Length of a list term used as an argument list (verbose traces). */
+static int list_length(const uint8_t **pp, const uint8_t *end, int64_t *n)
+{
+	const uint8_t *p = *pp;
+	TNEED(1);
+	if (*p == 106) {
+		*n = 0;
+		*pp = p + 1;
+		return TR_OK;
+	}
+	if (*p == 107) {
+		TNEED(3);
+		*n = (int64_t)p[1] << 8 | p[2];
+		return skip(pp, end);
+	}
+	if (*p == 108) {
+		TNEED(5);
+		*n = rd32(p + 1);
+		const uint8_t *q = p;
+		if (skip(&q, end))
+			return TR_BAD;
+		/* an improper list has no length: fprof would crash */
+		const uint8_t *t = p + 5;
+		for (int64_t i = 0; i < *n; i++)
+			if (skip(&t, end))
+				return TR_BAD;
+		if (t >= end || *t != 106)
+			return TR_BAD;
+		*pp = q;
+		return TR_OK;
+	}
+	return TR_BAD;
+}
+
+/* An MFA {M, F, Arity | Args} (or the atom undefined when allowed) ->
+ * function id. */
+static int get_mfa(struct reader *r, const uint8_t **pp, const uint8_t *end, int allow_undefined,
+		   uint32_t *fid)
+{
+	const uint8_t *p = *pp, *start = p;
+	TNEED(1);
+	if (allow_undefined && *p != 104) {
+		if (!peek_atom(p, end, "undefined"))
+			return TR_BAD;
+		*fid = FP_UNDEFINED;
+		return skip(pp, end);
+	}
+	if (skip(&p, end))
+		return TR_BAD;
+	size_t n = (size_t)(p - start);
+	uint32_t h = raw_hash(start, n);
+	if (!raw_find(&r->mfas, start, n, h, fid)) {
+		const uint8_t *q = start;
+		if (n < 2 || q[0] != 104 || q[1] != 3)
+			return TR_BAD;
+		q += 2;
+		const uint8_t *m, *f;
+		size_t ml, fl;
+		int m1, f1;
+		int64_t arity;
+		if (get_atom(&q, end, &m, &ml, &m1) || get_atom(&q, end, &f, &fl, &f1))
+			return TR_BAD;
+		if (q < end && (*q == 106 || *q == 107 || *q == 108)) {
+			if (list_length(&q, end, &arity))
+				return TR_BAD;
+		} else if (get_int(&q, end, &arity) || arity < 0 || arity > 255) {
+			return TR_BAD;
+		}
+		char mb[2048], fb[2048];
+		size_t mu = to_utf8(m, ml, m1, mb, sizeof mb), fu = to_utf8(f, fl, f1, fb, sizeof fb);
+		*fid = fp_func_intern(&r->st, mb, mu, fb, fu, (uint32_t)arity);
+		if (*fid == FP_NONE || raw_add(&r->mfas, &r->st.arena, start, n, h, *fid))
+			return oom(r);
+	}
+	*pp = p;
+	return TR_OK;
+}
+
+/* in/out location: 0 or an MFA. */
+static int get_loc(struct reader *r, const uint8_t **pp, const uint8_t *end, uint32_t *fid)
+{
+	const uint8_t *p = *pp;
+	TNEED(1);
+	if (*p == 97 && end - p >= 2 && p[1] == 0) {
+		*fid = FP_UNDEFINED;
+		*pp = p + 2;
+		return TR_OK;
+	}
+	return get_mfa(r, pp, end, 0, fid);
+}
+
+static int fp_result(struct reader *r, int rc)
+{
+	if (rc == CG_ENOMEM)
+		return oom(r);
+	if (rc == FP_EINCONSISTENT)
+		return TR_FPROF_ERR;
+	return TR_OK;
+}
+
+/* Handles one decoded {trace_ts, ...} message. */
+static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
+{
+	TNEED(2);
+	uint32_t arity;
+	if (p[0] == 104) {
+		arity = p[1];
+		p += 2;
+	} else if (p[0] == 105) {
+		TNEED(5);
+		arity = rd32(p + 1);
+		p += 5;
+	} else {
+		return TR_UNKNOWN;
+	}
+	const uint8_t *tag;
+	size_t tlen;
+	int l1;
+	if (arity < 2 || get_atom(&p, end, &tag, &tlen, &l1))
+		return TR_UNKNOWN;
+	if (!atom_is(tag, tlen, "trace_ts") || (arity != 5 && arity != 6))
+		return TR_UNKNOWN;
+	uint32_t proc;
+	if (get_pid(r, &p, end, &proc))
+		return TR_BAD;
+	const uint8_t *kind;
+	size_t klen;
+	if (get_atom(&p, end, &kind, &klen, &l1))
+		return TR_UNKNOWN;
+	fp_state *st = &r->st;
+	int64_t ts;
+	uint32_t fid, cp, other;
+	int rc;
+
+#define KIND(s) atom_is(kind, klen, s)
+	if (KIND("call")) {
+		if (arity != 6)
+			return TR_FPROF_ERR;   /* a call without {cp, _}: fprof rejects it */
+		if (get_mfa(r, &p, end, 0, &fid))
+			return TR_BAD;
+		TNEED(2);
+		if (p[0] != 104 || p[1] != 2)
+			return TR_FPROF_ERR;
+		p += 2;
+		if (!peek_atom(p, end, "cp"))
+			return TR_FPROF_ERR;
+		if (skip(&p, end) || get_mfa(r, &p, end, 1, &cp) || get_ts(&p, end, &ts))
+			return TR_BAD;
+		rc = fp_result(r, fp_call(st, proc, fid, cp, ts));
+	} else if (KIND("return_to") && arity == 5) {
+		if (get_mfa(r, &p, end, 1, &fid) || get_ts(&p, end, &ts))
+			return TR_BAD;
+		rc = fp_result(r, fp_return_to(st, proc, fid, ts));
+	} else if ((KIND("spawn") || KIND("spawned")) && arity == 6) {
+		if (get_pid(r, &p, end, &other))
+			return TR_BAD;
+		/* {M, F, Args}: decoded in full, fprof prints it as spawned_as */
+		const uint8_t *q = p;
+		fprof_term *mfargs;
+		const char *why;
+		if (fprof_etf_decode(&st->arena, &q, end, &mfargs, &why))
+			return TR_BAD;
+		if (mfargs->kind != FT_TUPLE || mfargs->n != 3 || mfargs->u.e[0].kind != FT_ATOM ||
+		    mfargs->u.e[1].kind != FT_ATOM)
+			return TR_BAD;
+		const fprof_term *args = &mfargs->u.e[2];
+		uint32_t nargs;
+		if (args->kind == FT_NIL)
+			nargs = 0;
+		else if (args->kind == FT_LIST && args->u.e[args->n].kind == FT_NIL)
+			nargs = args->n;
+		else
+			return TR_BAD;
+		uint32_t mfa = fp_func_intern(st, mfargs->u.e[0].u.s, mfargs->u.e[0].n,
+					      mfargs->u.e[1].u.s, mfargs->u.e[1].n, nargs);
+		if (mfa == FP_NONE)
+			return oom(r);
+		p = q;
+		if (get_ts(&p, end, &ts))
+			return TR_BAD;
+		if (KIND("spawn"))
+			rc = fp_result(r, fp_spawn(st, other, proc, mfa, mfargs, ts));
+		else
+			rc = fp_result(r, fp_spawn(st, proc, other, mfa, mfargs, ts));
+	} else if (KIND("exit") && arity == 5) {
+		if (skip(&p, end) || get_ts(&p, end, &ts))
+			return TR_BAD;
+		rc = fp_result(r, fp_exit(st, proc, ts));
+	} else if ((KIND("out") || KIND("in")) && arity == 5) {
+		if (get_loc(r, &p, end, &fid) || get_ts(&p, end, &ts))
+			return TR_BAD;
+		rc = fp_result(r, KIND("out") ? fp_out(st, proc, fid, ts) : fp_in(st, proc, fid, ts));
+	} else if ((KIND("gc_minor_start") || KIND("gc_major_start") || KIND("gc_start")) &&
+		   arity == 5) {
+		if (skip(&p, end) || get_ts(&p, end, &ts))
+			return TR_BAD;
+		rc = fp_result(r, fp_gc_start(st, proc, ts));
+	} else if ((KIND("gc_minor_end") || KIND("gc_major_end") || KIND("gc_end")) && arity == 5) {
+		if (skip(&p, end) || get_ts(&p, end, &ts))
+			return TR_BAD;
+		rc = fp_result(r, fp_gc_end(st, proc, ts));
+	} else if (((KIND("link") || KIND("unlink") || KIND("getting_linked") ||
+		     KIND("getting_unlinked") || KIND("register") || KIND("unregister") ||
+		     KIND("receive")) && arity == 5) ||
+		   ((KIND("send") || KIND("send_to_non_existing_process")) && arity == 6)) {
+		for (uint32_t i = 3; i < arity - 1; i++)
+			if (skip(&p, end))
+				return TR_BAD;
+		if (get_ts(&p, end, &ts))
+			return TR_BAD;
+		rc = TR_OK;
+	} else {
+		return TR_UNKNOWN;
+	}
+#undef KIND
+	if (rc == TR_OK) {
+		if (p != end)
+			return TR_BAD;
+		fp_handled(st, ts);
+	}
+	return rc;
+}
+
+/* ---- framing ---------------------------------------------------------------------- */
+
+static void warn(struct reader *r, const char *fmt, const char *a, unsigned long long b)
+{
+	if (!r->opts || !r->opts->warn)
+		return;
+	char msg[600];
+	snprintf(msg, sizeof msg, fmt, a, b);
+	r->opts->warn(r->opts->warn_ctx, msg);
+}
+
+/* fprof stops at its first bad message; we remember why and stop too. */
+static void stop(struct reader *r, const char *why, int close_stacks)
+{
+	if (r->stopped)
+		return;
+	r->stopped = 1;
+	snprintf(r->stop_msg, sizeof r->stop_msg, "%s at byte offset %llu (record %llu)", why,
+		 (unsigned long long)r->offset, (unsigned long long)r->records + 1);
+	/* after a data error fprof closes the open stacks at the last good
+	 * timestamp; after a reader error (truncation) it does not */
+	if (close_stacks && r->st.have_first)
+		fp_finish(&r->st, r->st.last_ts);
+}
+
+/* Processes one record payload. */
+static void record(struct reader *r, const uint8_t *p, size_t n)
+{
+	if (r->stopped)
+		return;
+	if (n < 1 || p[0] != 131) {
+		stop(r, "corrupt record: payload does not start with version byte 131", 0);
+		return;
+	}
+	int rc = handle(r, p + 1, p + n);
+	if (rc == TR_OK)
+		return;
+	if (r->st.oom)
+		return;
+	if (rc == TR_BAD) {
+		stop(r, "corrupt record: malformed trace message", 0);
+	} else if (rc == TR_FPROF_ERR) {
+		stop(r, "trace data fprof rejects (inconsistent_trace_data)", 1);
+	} else if (r->opts && r->opts->strict) {
+		stop(r, "message of a kind fprof does not know (incorrect_trace_data)", 1);
+	} else {
+		r->unknown++;
+		if (!r->warned_unknown) {
+			r->warned_unknown = 1;
+			warn(r, "%s: skipping trace messages of a kind fprof does not know (first at byte offset %llu)",
+			     r->name, (unsigned long long)r->offset);
+		}
+	}
+}
+
+/* Feeds a chunk of the file; returns bytes consumed (whole records). */
+static size_t feed(struct reader *r, const uint8_t *buf, size_t len)
+{
+	size_t pos = 0;
+	while (len - pos >= 5 && !r->st.oom) {
+		uint8_t op = buf[pos];
+		uint32_t size = rd32(buf + pos + 1);
+		if (op == 1) {
+			stop(r, "drop record (trace messages were lost)", 1);
+			pos += 5;
+			r->offset += 5;
+			r->records++;
+			continue;
+		}
+		if (op != 0)
+			return pos;   /* the caller reports the bad tag */
+		if (len - pos - 5 < size)
+			break;
+		record(r, buf + pos + 5, size);
+		pos += 5 + (size_t)size;
+		r->offset += 5 + (uint64_t)size;
+		r->records++;
+	}
+	return pos;
+}
+
+static int finish(struct reader *r, cg_profile *profile, const char *trunc, cg_error *err)
+{
+	const cg_fprof_read_options *o = r->opts;
+	int partial = o && o->allow_partial;
+	if (r->st.oom)
+		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->name);
+	if (trunc && !r->stopped) {
+		snprintf(r->stop_msg, sizeof r->stop_msg, "%s at byte offset %llu (record %llu)", trunc,
+			 (unsigned long long)r->offset, (unsigned long long)r->records + 1);
+		r->stopped = 1;
+	}
+	if (r->stopped && !partial)
+		return cg_error_set(err, CG_EFORMAT, "%s: %s", r->name, r->stop_msg);
+	if (r->stopped) {
+		if (o && o->warn) {
+			char msg[700];
+			snprintf(msg, sizeof msg, "%s: incomplete trace: %s; keeping the data before it, as fprof does",
+				 r->name, r->stop_msg);
+			o->warn(o->warn_ctx, msg);
+		}
+	} else if (r->st.have_first) {
+		if (fp_finish(&r->st, r->st.last_ts))
+			return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->name);
+	}
+	int rc = fp_to_model(&r->st, profile, err);
+	if (rc)
+		return rc;
+	char num[32];
+	snprintf(num, sizeof num, "%llu", (unsigned long long)r->unknown);
+	if (cg_profile_set_meta(profile, "fprof.unknown_messages", num))
+		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->name);
+	if (r->stopped && cg_profile_set_meta(profile, "fprof.incomplete", r->stop_msg))
+		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->name);
+	return 0;
+}
+
+static void reader_init(struct reader *r, const char *name, const cg_fprof_read_options *opts)
+{
+	memset(r, 0, sizeof *r);
+	r->name = name;
+	r->opts = opts;
+}
+
+static void reader_release(struct reader *r)
+{
+	raw_release(&r->pids);
+	raw_release(&r->mfas);
+	fp_release(&r->st);
+}
+
+static int bad_tag(struct reader *r, const uint8_t *at, cg_error *err)
+{
+	return cg_error_set(err, CG_EFORMAT, "%s: bad record tag %u at byte offset %llu (not an fprof trace, or corrupt)",
+			    r->name, at[0], (unsigned long long)r->offset);
+}
+
+int cg_read_fprof_trace_buffer(cg_profile *profile, const void *data, size_t len, const char *name,
+			       const cg_fprof_read_options *opts, cg_error *err)
+{
+	struct reader r;
+	reader_init(&r, name ? name : "(buffer)", opts);
+	int rc = fp_init(&r.st);
+	if (rc) {
+		reader_release(&r);
+		return cg_error_set(err, rc, "%s: out of memory", r.name);
+	}
+	const uint8_t *b = data;
+	size_t used = feed(&r, b, len);
+	if (!r.st.oom && len - used >= 5 && b[used] != 0 && b[used] != 1) {
+		rc = bad_tag(&r, b + used, err);
+	} else {
+		const char *trunc = used < len ? (len - used < 5 ? "truncated record header" : "truncated record payload") : NULL;
+		rc = finish(&r, profile, trunc, err);
+	}
+	reader_release(&r);
+	return rc;
+}
+
+int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_read_options *opts,
+			cg_error *err)
+{
+	int fd = (!path || strcmp(path, "-") == 0) ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	const char *name = path ? path : "-";
+	if (fd < 0)
+		return cg_error_set(err, CG_EIO, "%s: cannot open: %s", name, strerror(errno));
+	struct stat sb;
+	uint64_t total = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+#ifdef POSIX_FADV_SEQUENTIAL
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	struct reader r;
+	reader_init(&r, name, opts);
+	int rc = fp_init(&r.st);
+	size_t cap = 1 << 22, have = 0;
+	uint8_t *buf = rc ? NULL : malloc(cap);
+	if (!buf) {
+		if (fd)
+			close(fd);
+		reader_release(&r);
+		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
+	}
+	uint64_t done = 0, next_progress = 1 << 24;
+	const char *trunc = NULL;
+	for (;;) {
+		if (have == cap) {
+			/* one record larger than the buffer: grow to fit it */
+			size_t ncap = cap * 2;
+			uint8_t *nb = ncap > cap ? realloc(buf, ncap) : NULL;
+			if (!nb) {
+				rc = cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t n = read(fd, buf + have, cap - have);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = cg_error_set(err, CG_EIO, "%s: read error at byte offset %llu: %s", name,
+					  (unsigned long long)(done + have), strerror(errno));
+			break;
+		}
+		if (n == 0) {
+			if (have)
+				trunc = have < 5 ? "truncated record header" : "truncated record payload";
+			break;
+		}
+		have += (size_t)n;
+		size_t used = feed(&r, buf, have);
+		if (r.st.oom)
+			break;
+		if (have - used >= 5 && buf[used] != 0 && buf[used] != 1) {
+			rc = bad_tag(&r, buf + used, err);
+			break;
+		}
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		done += used;
+		if (opts && opts->progress && done >= next_progress) {
+			opts->progress(opts->progress_ctx, done, total);
+			next_progress = done + (1 << 24);
+		}
+	}
+	free(buf);
+	if (fd)
+		close(fd);
+	if (!rc)
+		rc = finish(&r, profile, trunc, err);
+	if (!rc && opts && opts->progress)
+		opts->progress(opts->progress_ctx, total ? total : done, total);
+	reader_release(&r);
+	return rc;
+}
+
+int cg_fprof_trace_detect(const void *head, size_t len)
+{
+	const uint8_t *p = head;
+	if (len < 8 || p[0] != 0 || p[5] != 131)
+		return 0;
+	if (p[6] != 104 && p[6] != 105)
+		return 0;
+	const uint8_t *q = p + (p[6] == 104 ? 8 : 11);
+	return q < p + len && peek_atom(q, p + len, "trace_ts");
+}
