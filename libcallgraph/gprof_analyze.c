@@ -74,16 +74,17 @@ static void assign_times(cg_gprof_analysis *a)
 			s->time = (double)cg_profile_self(p, part, s->fid)[ev];
 		sum += s->time;
 	}
-	/* The reader may know gprof's exact total (exclusions interleaved
-	 * with the bins); otherwise take the excluded time out here. */
+	/* A reader that applied the flat tables (cg_gprof_flat_filter) gives
+	 * gprof's exact total, and excluded functions have no time, so the
+	 * subtraction below changes nothing; otherwise it takes their time
+	 * out here. */
 	double total;
-	int exact_total = meta_double(p, "gmon.total_time", &total);
-	if (!exact_total && !meta_double(p, "gmon.total_samples", &total))
+	if (!meta_double(p, "gmon.total_time", &total)
+	    && !meta_double(p, "gmon.total_samples", &total))
 		total = sum;
 	for (uint32_t i = 0; i < a->nsyms; i++) {
 		if (!gp_passes(a, CG_GPROF_INCL_FLAT, i)) {
-			if (!exact_total)
-				total -= a->syms[i].time;
+			total -= a->syms[i].time;
 			a->syms[i].time = 0.0;
 		}
 	}

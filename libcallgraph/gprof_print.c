@@ -616,6 +616,53 @@ static int print_index(printer *pr)
 	return 0;
 }
 
+/* ---- execution counts (-C) ---------------------------------------------- */
+
+/* By file and line when both symbols have a file, then by address.  Not a
+ * total order when only one side has a file; the merge sort copes as
+ * glibc's does. */
+static int cmp_exec(const void *ctx, uint32_t l, uint32_t r)
+{
+	const cg_gprof_analysis *a = ctx;
+	const gp_sym *ls = &a->syms[l], *rs = &a->syms[r];
+	if (ls->file && rs->file) {
+		int c = strcmp(ls->file, rs->file);
+		if (c)
+			return c;
+		if (ls->line != rs->line)
+			return (int)ls->line - (int)rs->line;
+	}
+	uint64_t la = (ls->flags & CG_FN_HAS_ADDR) ? ls->addr : l;
+	uint64_t ra = (rs->flags & CG_FN_HAS_ADDR) ? rs->addr : r;
+	return la < ra ? -1 : la > ra;
+}
+
+static int print_exec_counts(printer *pr)
+{
+	const cg_gprof_analysis *a = pr->a;
+	section_start(pr);
+	uint32_t n = 0;
+	uint32_t *order = malloc(((size_t)a->nsyms + 1) * sizeof *order);
+	if (!order)
+		return CG_ENOMEM;
+	for (uint32_t i = 0; i < a->nsyms; i++)
+		if (gp_passes(a, CG_GPROF_INCL_EXEC, i))
+			order[n++] = i;
+	if (gp_msort(order, n, cmp_exec, a)) {
+		free(order);
+		return CG_ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const gp_sym *s = &a->syms[order[i]];
+		if (s->ncalls > 0 || a->opts.zero)
+			fprintf(pr->out, "%s:%d: (%s:0x%lx) %lu executions\n",
+				s->file ? s->file : "<unknown>", (int)s->line, s->name,
+				(unsigned long)s->addr, (unsigned long)s->ncalls);
+	}
+	free(order);
+	return 0;
+}
+
 /* ---- entry point ----------------------------------------------------------- */
 
 int cg_gprof_print(const cg_gprof_analysis *a, unsigned parts, FILE *out, cg_error *err)
@@ -638,6 +685,8 @@ int cg_gprof_print(const cg_gprof_analysis *a, unsigned parts, FILE *out, cg_err
 		rc = print_graph(&pr);
 	if (!rc && (parts & CG_GPROF_GRAPH))
 		rc = print_index(&pr);
+	if (!rc && (parts & CG_GPROF_EXEC_COUNTS))
+		rc = print_exec_counts(&pr);
 	if (pr.names)
 		for (uint32_t i = 0; i < a->nsyms + a->ncycles; i++)
 			free(pr.names[i]);

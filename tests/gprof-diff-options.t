@@ -49,10 +49,13 @@ cycles_opts=(
 	"-b -nfact" "-b -efact" "-b -Efact" "-b -ffact" "-b -Ffact" "-b -Fping -z"
 	"-b -qping/pong" "-b -Qping/pong" "-b -q -qcycles.c:pong" "-b -Eping -Epong"
 	"-b -n burn -N cyc_b -q" "-b -e cyc_a -f cyc_a" "-b -q -k /"
+	"-b -Pburn" "-b -Pburn -T" "-b -pburn -pping" "-b -pcycles.c:ping" "-b -Pcyc_a -q"
+	"-b -C" "-b -C -z" "-b -Cburn" "-b -Zburn" "-b -C -Zmain -T"
 )
 gen_opts=(
 	"-b -nf3" "-b -nf3 -T" "-b -Nf1 -Nf2 -q" "-b -Ff7" "-b -Ef0 -Ef1 -Ef2" "-b -k f0/ -k f0/f1"
 	"-b -k /f5 -k /f6 -q" "-b -qf50" "-b -Qf50 -T" "-b -P -Qf9 -ef10 -ff11"
+	"-b -pf1 -pf2 -Pf3" "-b -Pf0 -z" "-b -C -a -z"
 )
 
 for o in "${common[@]}"; do
