@@ -49,6 +49,7 @@ int cg_format_can_read(cg_format format)
 	case CG_FORMAT_GMON:
 	case CG_FORMAT_CALLGRIND:
 	case CG_FORMAT_XML:
+	case CG_FORMAT_CGTREE:
 		return 1;
 	default:
 		return 0;
@@ -103,6 +104,8 @@ cg_format cg_format_detect(const void *head, size_t len)
 	const unsigned char *h = head;
 	if (starts_with(h, len, "gmon"))
 		return CG_FORMAT_GMON;
+	if (starts_with(h, len, "# cgtree "))
+		return CG_FORMAT_CGTREE;
 	/* Erlang trace port file: op 0, 4-byte length, then an external term
 	 * (version byte 131) */
 	if (len >= 6 && h[0] == 0 && h[5] == 131)
@@ -148,6 +151,16 @@ static int read_one(cg_profile **out, cg_format format, const char *path, cg_err
 		return cg_read_callgrind(out, path, err);
 	case CG_FORMAT_XML:
 		return cg_read_xml(out, path, err);
+	case CG_FORMAT_CGTREE: {
+		if (cg_profile_new(out))
+			return cg_error_set(err, CG_ENOMEM, "out of memory");
+		int rc = cg_read_cgtree(*out, path, err);
+		if (rc) {
+			cg_profile_free(*out);
+			*out = NULL;
+		}
+		return rc;
+	}
 	default:
 		return cg_error_set(err, CG_EUSAGE, "%s: cannot read %s input (not built in)",
 				    path, cg_format_name(format));
