@@ -1,6 +1,668 @@
+/*
+ * read_callgrind.c — Callgrind profiles (valgrind --tool=callgrind, and
+ * what write_callgrind.c writes) into the model.
+ *
+ * A line-oriented state machine.  Functions are keyed by (name, object,
+ * file of the fl= line); fi=/fe= only move the position of the costs that
+ * follow (inlined code still belongs to the function, as in KCachegrind).
+ * Jump lines are accepted and skipped with the position line after them.
+ * Every problem is reported as "FILE:LINE: what".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "callgraph.h"
+#include "hashmap.h"
+
+#define MAX_POSITIONS 3
+
+/* name-compression table: id -> interned name */
+struct names {
+	struct cg_hashmap ids;
+	const char **v;
+	size_t n, cap;
+};
+
+enum pending { NONE, CALL_COST, JUMP_POS };
+
+struct cr {
+	cg_profile *p;
+	const char *name;
+	cg_error *err;
+	unsigned long line;
+	int rc;
+
+	/* per part */
+	unsigned part;
+	int nparts;             /* parts started */
+	int events_seen;        /* events: read in the current part */
+	int any_events;         /* events fixed in the profile */
+	int emap[CG_MAX_EVENTS];   /* column -> model event */
+	size_t ncols;
+	int npos, line_col;     /* subposition columns; which one is the line (-1) */
+	uint64_t last[MAX_POSITIONS];
+	struct names obs, files, fns;
+	char *pending_desc[CG_MAX_EVENTS * 2];
+	const char *part_label[3];  /* pid, thread, part values of this part */
+	const char **labels;        /* thread, part per part */
+	size_t labcap;
+
+	/* current context */
+	const char *ob, *fl, *cob, *cfi;
+	cg_fid fn;
+	int have_fn, in_inline;
+	cg_fid callee;
+	int have_callee;
+	enum pending pending;
+	uint64_t call_count;
+
+	/* event long names from `event:` lines, applied at `events:` */
+	const char *ev_name[CG_MAX_EVENTS * 2], *ev_desc[CG_MAX_EVENTS * 2];
+	double ev_unit[CG_MAX_EVENTS * 2];
+	size_t nev_desc;
+};
+
+static int fail(struct cr *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct cr *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	c->rc = cg_error_set(c->err, CG_EFORMAT, "%s:%lu: %s", c->name, c->line, msg);
+	return c->rc;
+}
+
+static int oom(struct cr *c)
+{
+	c->rc = cg_error_set(c->err, CG_ENOMEM, "%s:%lu: out of memory", c->name, c->line);
+	return c->rc;
+}
+
+static void names_reset(struct names *t)
+{
+	cg_hashmap_release(&t->ids);
+	t->n = 0;
+}
+
+static void names_free(struct names *t)
+{
+	cg_hashmap_release(&t->ids);
+	free(t->v);
+}
+
+/* ---- numbers ------------------------------------------------------------------ */
+
+/* Unsigned decimal or 0x hexadecimal; advances *s.  -1 when no number or
+ * overflow. */
+static int parse_u64(const char **s, uint64_t *out)
+{
+	const char *p = *s;
+	int base = 10;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	uint64_t v = 0;
+	const char *start = p;
+	for (;; p++) {
+		unsigned d;
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		if (v > (UINT64_MAX - d) / (unsigned)base)
+			return -1;
+		v = v * (unsigned)base + d;
+	}
+	if (p == start)
+		return -1;
+	*s = p;
+	*out = v;
+	return 0;
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* ---- names ---------------------------------------------------------------------- */
+
+/* Parses "(id) name", "(id)" or "name" into an interned name. */
+static int parse_name(struct cr *c, struct names *t, const char *kind, const char *s,
+		      const char **out)
+{
+	s = skip_blanks(s);
+	if (s[0] == '(' && s[1] >= '0' && s[1] <= '9') {
+		const char *p = s + 1;
+		uint64_t id;
+		if (parse_u64(&p, &id) || *p != ')' || id > UINT32_MAX)
+			return fail(c, "invalid compressed %s '%.60s'", kind, s);
+		p = skip_blanks(p + 1);
+		uint32_t idx;
+		int known = cg_hashmap_get(&t->ids, id, &idx);
+		if (!*p) {
+			if (!known)
+				return fail(c, "undefined compressed %s id %" PRIu64, kind, id);
+			*out = t->v[idx];
+			return 0;
+		}
+		const char *name = cg_profile_intern(c->p, p);
+		if (!name)
+			return oom(c);
+		if (known) {
+			if (t->v[idx] != name)
+				return fail(c, "compressed %s id %" PRIu64 " redefined ('%.60s' was '%.60s')",
+					    kind, id, name, t->v[idx]);
+			*out = name;
+			return 0;
+		}
+		if (t->n == t->cap) {
+			size_t cap = t->cap ? t->cap * 2 : 64;
+			const char **v = realloc(t->v, cap * sizeof *v);
+			if (!v)
+				return oom(c);
+			t->v = v;
+			t->cap = cap;
+		}
+		t->v[t->n] = name;
+		if (cg_hashmap_put(&t->ids, id, (uint32_t)t->n))
+			return oom(c);
+		t->n++;
+		*out = name;
+		return 0;
+	}
+	if (!*s)
+		return fail(c, "empty %s name", kind);
+	*out = cg_profile_intern(c->p, s);
+	return *out ? 0 : oom(c);
+}
+
+/* "???" is Callgrind's unknown */
+static const char *known_or_null(const char *s)
+{
+	return s && strcmp(s, "???") != 0 ? s : NULL;
+}
+
+/* ---- header ----------------------------------------------------------------------- */
+
+static int start_part(struct cr *c)
+{
+	if (c->nparts > 0 && cg_profile_add_part(c->p, "", &c->part))
+		return oom(c);
+	if ((size_t)(c->nparts + 1) * 2 > c->labcap) {
+		size_t cap = c->labcap ? c->labcap * 2 : 16;
+		const char **l = realloc(c->labels, cap * sizeof *l);
+		if (!l)
+			return oom(c);
+		memset(l + c->labcap, 0, (cap - c->labcap) * sizeof *l);
+		c->labels = l;
+		c->labcap = cap;
+	}
+	c->nparts++;
+	c->events_seen = 0;
+	c->npos = 1;
+	c->line_col = 0;
+	memset(c->last, 0, sizeof c->last);
+	names_reset(&c->obs);
+	names_reset(&c->files);
+	names_reset(&c->fns);
+	c->ob = c->fl = c->cob = c->cfi = NULL;
+	c->have_fn = c->have_callee = c->in_inline = 0;
+	c->pending = NONE;
+	c->part_label[0] = c->part_label[1] = c->part_label[2] = NULL;
+	return 0;
+}
+
+static int header_positions(struct cr *c, const char *v)
+{
+	c->npos = 0;
+	c->line_col = -1;
+	while (*(v = skip_blanks(v))) {
+		size_t n = strcspn(v, " \t");
+		if (c->npos == MAX_POSITIONS)
+			return fail(c, "too many position columns");
+		if (n == 4 && memcmp(v, "line", 4) == 0)
+			c->line_col = c->npos;
+		else if (!((n == 5 && memcmp(v, "instr", 5) == 0) || (n == 2 && memcmp(v, "bb", 2) == 0)))
+			return fail(c, "unknown position kind '%.*s'", (int)(n > 40 ? 40 : n), v);
+		c->npos++;
+		v += n;
+	}
+	if (c->npos == 0)
+		return fail(c, "positions: names no position kind");
+	return 0;
+}
+
+/* event: NAME [= formula] [: long name [1 = N s]] */
+static int header_event(struct cr *c, const char *v)
+{
+	v = skip_blanks(v);
+	size_t n = strcspn(v, " \t:=");
+	if (!n)
+		return fail(c, "event: without a name");
+	const char *rest = skip_blanks(v + n);
+	if (*rest == '=')
+		return 0;   /* derived event: not a column of the file */
+	if (c->nev_desc == sizeof c->ev_name / sizeof c->ev_name[0])
+		return 0;
+	const char *name = cg_profile_intern_len(c->p, v, n);
+	const char *desc = NULL;
+	double unit = 0;
+	if (*rest == ':') {
+		rest = skip_blanks(rest + 1);
+		const char *br = strstr(rest, " [1 = ");
+		size_t dl = strlen(rest);
+		if (br) {
+			char *end;
+			double u = strtod(br + 6, &end);
+			if (end != br + 6 && strcmp(end, " s]") == 0 && u > 0) {
+				unit = u;
+				dl = (size_t)(br - rest);
+			}
+		}
+		desc = cg_profile_intern_len(c->p, rest, dl);
+	}
+	if (!name || (*rest == ':' && !desc))
+		return oom(c);
+	c->ev_name[c->nev_desc] = name;
+	c->ev_desc[c->nev_desc] = desc;
+	c->ev_unit[c->nev_desc] = unit;
+	c->nev_desc++;
+	return 0;
+}
+
+static int header_events(struct cr *c, const char *v)
+{
+	if (c->events_seen)
+		return fail(c, "second events: line in one part");
+	c->ncols = 0;
+	while (*(v = skip_blanks(v))) {
+		size_t n = strcspn(v, " \t");
+		if (c->ncols == CG_MAX_EVENTS)
+			return fail(c, "more than %d events", CG_MAX_EVENTS);
+		const char *name = cg_profile_intern_len(c->p, v, n);
+		if (!name)
+			return oom(c);
+		for (size_t i = 0; i < c->ncols; i++)
+			if (strcmp(cg_profile_event(c->p, (size_t)c->emap[i])->name, name) == 0)
+				return fail(c, "event '%s' listed twice", name);
+		int e = cg_profile_find_event(c->p, name);
+		if (e < 0) {
+			if (c->any_events)
+				return fail(c, "event '%s' is not in the first part", name);
+			const char *desc = NULL;
+			double unit = 0;
+			for (size_t i = 0; i < c->nev_desc; i++)
+				if (c->ev_name[i] == name) {
+					desc = c->ev_desc[i];
+					unit = c->ev_unit[i];
+				}
+			e = cg_profile_add_event(c->p, name, desc ? desc : name, unit);
+			if (e < 0)
+				return oom(c);
+		}
+		c->emap[c->ncols++] = e;
+		v += n;
+	}
+	if (c->ncols == 0)
+		return fail(c, "events: line names no event");
+	if (c->any_events && c->ncols != cg_profile_event_count(c->p))
+		return fail(c, "events differ from the first part's");
+	c->any_events = 1;
+	c->events_seen = 1;
+	return 0;
+}
+
+static int set_meta_once(struct cr *c, const char *key, const char *v)
+{
+	if (cg_profile_meta(c->p, key))
+		return 0;
+	return cg_profile_set_meta(c->p, key, v) ? oom(c) : 0;
+}
+
+/* Returns 1 if the line was a header line. */
+static int header_line(struct cr *c, const char *s)
+{
+	size_t n = strcspn(s, ":= \t");
+	if (s[n] != ':' || n == 0)
+		return 0;
+	const char *v = s + n + 1;
+	if (*v && *v != ' ' && *v != '\t')
+		return 0;
+	v = skip_blanks(v);
+#define KEY(k) (n == sizeof(k) - 1 && memcmp(s, k, n) == 0)
+	if (KEY("part") || KEY("pid") || KEY("thread")) {
+		if (c->events_seen && start_part(c))
+			return -1;
+		const char *val = cg_profile_intern(c->p, v);
+		if (!val)
+			return oom(c), -1;
+		c->part_label[KEY("pid") ? 0 : KEY("thread") ? 1 : 2] = val;
+		if (!KEY("pid"))
+			c->labels[(size_t)(c->nparts - 1) * 2 + (KEY("thread") ? 0 : 1)] = val;
+		if (KEY("pid") && set_meta_once(c, "pid", v))
+			return -1;
+		return 1;
+	}
+	if (KEY("version")) {
+		const char *p = v;
+		uint64_t major;
+		if (parse_u64(&p, &major) || (*p && *p != '.'))
+			return fail(c, "bad version '%.40s'", v), -1;
+		if (major >= 2)
+			return fail(c, "cannot read format version %" PRIu64, major), -1;
+		return 1;
+	}
+	if (KEY("creator"))
+		return set_meta_once(c, "creator", v) ? -1 : 1;
+	if (KEY("cmd"))
+		return set_meta_once(c, "cmd", v) ? -1 : 1;
+	if (KEY("desc"))
+		return 1;
+	if (KEY("positions")) {
+		if (c->events_seen && start_part(c))
+			return -1;
+		return header_positions(c, v) ? -1 : 1;
+	}
+	if (KEY("event"))
+		return header_event(c, v) ? -1 : 1;
+	if (KEY("events")) {
+		if (c->events_seen && start_part(c))
+			return -1;
+		return header_events(c, v) ? -1 : 1;
+	}
+	if (KEY("summary") || KEY("totals"))
+		return 1;   /* readers recompute totals from the costs */
+#undef KEY
+	/* other "key: value" lines in the header are ignored, as
+	 * callgrind_annotate does (with a warning) */
+	return c->have_fn || c->events_seen ? 0 : 1;
+}
+
+/* ---- body ------------------------------------------------------------------------- */
+
+static int cost_line(struct cr *c, const char *s)
+{
+	if (!c->events_seen)
+		return fail(c, "cost line before the events: line");
+	uint64_t pos[MAX_POSITIONS];
+	for (int i = 0; i < c->npos; i++) {
+		s = skip_blanks(s);
+		uint64_t d;
+		if (*s == '*') {
+			pos[i] = c->last[i];
+			s++;
+		} else if (*s == '+' || *s == '-') {
+			char sign = *s++;
+			if (parse_u64(&s, &d))
+				return fail(c, "bad relative position");
+			if (sign == '-' && d > c->last[i])
+				return fail(c, "negative position");
+			if (sign == '+' && d > UINT64_MAX - c->last[i])
+				return fail(c, "position overflows");
+			pos[i] = sign == '+' ? c->last[i] + d : c->last[i] - d;
+		} else if (parse_u64(&s, &pos[i])) {
+			return fail(c, "bad position in cost line");
+		}
+		if (*s && *s != ' ' && *s != '\t')
+			return fail(c, "garbage after position");
+	}
+	memcpy(c->last, pos, sizeof pos);
+	cg_cost costs[CG_MAX_EVENTS] = { 0 };
+	size_t k = 0;
+	while (*(s = skip_blanks(s))) {
+		uint64_t v;
+		if (k == c->ncols)
+			return fail(c, "more costs than events");
+		if (parse_u64(&s, &v) || (*s && *s != ' ' && *s != '\t'))
+			return fail(c, "bad cost number");
+		if (v > INT64_MAX)
+			return fail(c, "cost too large");
+		costs[c->emap[k++]] = (cg_cost)v;
+	}
+	uint32_t line = c->line_col >= 0 && pos[c->line_col] <= UINT32_MAX
+		? (uint32_t)pos[c->line_col] : 0;
+	enum pending pending = c->pending;
+	c->pending = NONE;
+	if (pending == JUMP_POS)
+		return 0;
+	if (!c->have_fn)
+		return fail(c, "cost line before any fn= line");
+	if (pending == CALL_COST) {
+		size_t idx;
+		if (cg_profile_add_arc(c->p, c->part, c->fn, c->callee, c->call_count, costs, &idx))
+			return oom(c);
+		cg_arc *a = cg_profile_arc(c->p, c->part, idx);
+		if (!a->line)
+			a->line = line;
+		/* KCachegrind forgets the callee's object and file after each
+		 * call */
+		c->cob = c->cfi = NULL;
+		return 0;
+	}
+	if (cg_profile_add_self(c->p, c->part, c->fn, costs))
+		return oom(c);
+	cg_function *fn = cg_profile_function(c->p, c->fn);
+	if (!fn->line && !c->in_inline)
+		fn->line = line;
+	return 0;
+}
+
+static int intern_fn(struct cr *c, const char *name, const char *ob, const char *fl, cg_fid *out)
+{
+	if (cg_profile_intern_function(c->p, name, known_or_null(ob), known_or_null(fl), out))
+		return oom(c);
+	return 0;
+}
+
+static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
+{
+	const char *name;
+#define KEY(k) (klen == sizeof(k) - 1 && memcmp(key, k, klen) == 0)
+	if (c->pending == CALL_COST)
+		return fail(c, "calls= line not followed by its cost line");
+	if (c->pending == JUMP_POS)
+		return fail(c, "jump line not followed by its position line");
+	if (!c->events_seen)
+		return fail(c, "position line before the events: line");
+	if (KEY("ob")) {
+		if (parse_name(c, &c->obs, "object", v, &name))
+			return c->rc;
+		c->ob = name;
+		return 0;
+	}
+	if (KEY("fl")) {
+		if (parse_name(c, &c->files, "file", v, &name))
+			return c->rc;
+		c->fl = name;
+		c->in_inline = 0;
+		return 0;
+	}
+	if (KEY("fi") || KEY("fe")) {
+		if (!c->have_fn)
+			return fail(c, "fi=/fe= line before any fn= line");
+		if (parse_name(c, &c->files, "file", v, &name))
+			return c->rc;
+		c->in_inline = name != c->fl;
+		return 0;
+	}
+	if (KEY("fn")) {
+		if (parse_name(c, &c->fns, "function", v, &name))
+			return c->rc;
+		c->in_inline = 0;
+		c->have_fn = 1;
+		return intern_fn(c, name, c->ob, c->fl, &c->fn);
+	}
+	if (KEY("cob")) {
+		if (parse_name(c, &c->obs, "object", v, &name))
+			return c->rc;
+		c->cob = name;
+		return 0;
+	}
+	if (KEY("cfi") || KEY("cfl")) {
+		if (parse_name(c, &c->files, "file", v, &name))
+			return c->rc;
+		c->cfi = name;
+		return 0;
+	}
+	if (KEY("cfn")) {
+		if (parse_name(c, &c->fns, "function", v, &name))
+			return c->rc;
+		c->have_callee = 1;
+		return intern_fn(c, name, c->cob ? c->cob : c->ob, c->cfi ? c->cfi : c->fl,
+				 &c->callee);
+	}
+	if (KEY("jfi") || KEY("jfn")) {
+		/* jump targets: keep the name tables right, nothing else */
+		return parse_name(c, KEY("jfi") ? &c->files : &c->fns, "name", v, &name);
+	}
+	if (KEY("calls") || KEY("rcalls")) {
+		const char *p = skip_blanks(v);
+		if (parse_u64(&p, &c->call_count) || (*p && *p != ' ' && *p != '\t'))
+			return fail(c, "bad call count in calls= line");
+		if (!c->have_callee)
+			return fail(c, "calls= line without a cfn= line before it");
+		if (!c->have_fn)
+			return fail(c, "calls= line before any fn= line");
+		c->pending = CALL_COST;
+		return 0;
+	}
+	if (KEY("jump") || KEY("jcnd")) {
+		c->pending = JUMP_POS;
+		return 0;
+	}
+#undef KEY
+	return fail(c, "unknown line '%.*s=...'", (int)(klen > 40 ? 40 : klen), key);
+}
+
+static int body_line(struct cr *c, char *s)
+{
+	char ch = s[0];
+	if ((ch >= '0' && ch <= '9') || ch == '+' || ch == '-' || ch == '*')
+		return cost_line(c, s);
+	size_t klen = strcspn(s, "= \t:");
+	if (s[klen] == '=' && klen > 0)
+		return spec_line(c, s, klen, s + klen + 1);
+	return fail(c, "malformed line '%.60s'", s);
+}
+
+static int process_line(struct cr *c, char *s, size_t len)
+{
+	if (memchr(s, 0, len))
+		return fail(c, "NUL byte in line");
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+		s[--len] = 0;
+	if (len == 0 || s[0] == '#')
+		return c->pending == NONE ? 0 : fail(c, "call or jump line not followed by a cost line");
+	int h = s[0] >= 'a' && s[0] <= 'z' ? header_line(c, s) : 0;
+	if (h < 0)
+		return c->rc;
+	if (h > 0)
+		return c->pending == NONE ? 0 : fail(c, "call or jump line not followed by a cost line");
+	return body_line(c, s);
+}
+
+/* Several parts get names ("thread 2", "part 3"), so that merging two
+ * files matches them; a single part stays unnamed, so two runs of one
+ * program (different pids) merge into one part. */
+static int name_parts(struct cr *c)
+{
+	if (c->nparts < 2)
+		return 0;
+	for (unsigned i = 0; i < (unsigned)c->nparts; i++) {
+		char name[96];
+		const char *thread = c->labels[i * 2], *part = c->labels[i * 2 + 1];
+		if (thread)
+			snprintf(name, sizeof name, "thread %.40s", thread);
+		else
+			snprintf(name, sizeof name, "part %.40s", part ? part : "?");
+		if (part && thread)
+			snprintf(name + strlen(name), sizeof name - strlen(name), " part %.40s", part);
+		if (!part && !thread)
+			snprintf(name, sizeof name, "part %u", i + 1);
+		if (cg_profile_set_part_name(c->p, i, name))
+			return oom(c);
+	}
+	return 0;
+}
+
+int cg_read_callgrind_stream(cg_profile **out, FILE *in, const char *name, cg_error *err)
+{
+	struct cr c;
+	memset(&c, 0, sizeof c);
+	*out = NULL;
+	c.name = name;
+	c.err = err;
+	if (cg_profile_new(&c.p))
+		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	if (start_part(&c)) {
+		cg_profile_free(c.p);
+		return c.rc;
+	}
+	while (!c.rc && (len = getline(&buf, &cap, in)) >= 0) {
+		c.line++;
+		process_line(&c, buf, (size_t)len);
+	}
+	if (!c.rc && ferror(in))
+		c.rc = cg_error_set(err, CG_EIO, "%s: read error", name);
+	if (!c.rc && !c.any_events) {
+		c.line++;
+		fail(&c, c.line == 1 ? "empty file" : "no events: line (not a Callgrind profile?)");
+	}
+	if (!c.rc && c.pending != NONE)
+		fail(&c, "file ends after a call or jump line");
+	free(buf);
+	names_free(&c.obs);
+	names_free(&c.files);
+	names_free(&c.fns);
+	if (!c.rc)
+		name_parts(&c);
+	free(c.labels);
+	if (c.rc) {
+		cg_profile_free(c.p);
+		return c.rc;
+	}
+	*out = c.p;
+	return 0;
+}
+
 int cg_read_callgrind(cg_profile **out, const char *path, cg_error *err)
 {
 	*out = NULL;
-	return cg_error_set(err, CG_EUSAGE, "%s: callgrind reader not yet", path);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return cg_error_set(err, CG_EIO, "%s: %s", path, strerror(errno));
+	int rc = cg_read_callgrind_stream(out, f, path, err);
+	fclose(f);
+	return rc;
+}
+
+int cg_read_callgrind_buffer(cg_profile **out, const void *data, size_t len, const char *name,
+			     cg_error *err)
+{
+	*out = NULL;
+	if (len == 0)
+		return cg_error_set(err, CG_EFORMAT, "%s:1: empty file", name);
+	FILE *f = fmemopen((void *)data, len, "rb");
+	if (!f)
+		return cg_error_set(err, CG_ENOMEM, "%s: cannot open buffer", name);
+	int rc = cg_read_callgrind_stream(out, f, name, err);
+	fclose(f);
+	return rc;
 }
