@@ -71,7 +71,16 @@ static int find_collector(char *out, size_t size)
 	return access(out, R_OK);
 }
 
-static void report_children(const char *output, const struct timespec *start)
+/* Files FILE.PID that forked children write.  Listed before and after the
+ * run: those new or changed are this run's (mtimes are too coarse to
+ * compare with a start time). */
+struct seen {
+	char **name;
+	struct stat *st;
+	size_t n;
+};
+
+static void scan_children(const char *output, struct seen *before, int report)
 {
 	char dir[PATH_MAX * 2];
 	if (snprintf(dir, sizeof dir, "%s", output) >= (int)sizeof dir)
@@ -80,7 +89,7 @@ static void report_children(const char *output, const struct timespec *start)
 	const char *base = output;
 	if (slash) {
 		*slash = '\0';
-		base = slash + 1;
+		base = output + (slash - dir) + 1;
 	}
 	DIR *d = opendir(slash ? (dir[0] ? dir : "/") : ".");
 	if (!d)
@@ -93,12 +102,28 @@ static void report_children(const char *output, const struct timespec *start)
 		    strspn(name + blen + 1, "0123456789") != strlen(name + blen + 1))
 			continue;
 		char path[PATH_MAX * 3];
-		if (snprintf(path, sizeof path, "%s/%s", slash ? dir : ".", name) >= (int)sizeof path)
-			continue;
 		struct stat st;
-		if (stat(path, &st) == 0 &&
-		    (st.st_mtim.tv_sec > start->tv_sec ||
-		     (st.st_mtim.tv_sec == start->tv_sec && st.st_mtim.tv_nsec >= start->tv_nsec)))
+		if (snprintf(path, sizeof path, "%s/%s", slash ? dir : ".", name) >= (int)sizeof path ||
+		    stat(path, &st) != 0)
+			continue;
+		if (!report) {
+			char **nv = realloc(before->name, (before->n + 1) * sizeof *nv);
+			struct stat *sv = realloc(before->st, (before->n + 1) * sizeof *sv);
+			if (nv)
+				before->name = nv;
+			if (sv)
+				before->st = sv;
+			if (!nv || !sv || !(nv[before->n] = strdup(name)))
+				continue;
+			sv[before->n++] = st;
+			continue;
+		}
+		int old = 0;
+		for (size_t i = 0; i < before->n && !old; i++)
+			old = strcmp(before->name[i], name) == 0 && before->st[i].st_ino == st.st_ino &&
+			      before->st[i].st_mtim.tv_sec == st.st_mtim.tv_sec &&
+			      before->st[i].st_mtim.tv_nsec == st.st_mtim.tv_nsec;
+		if (!old)
 			fprintf(stderr, PROG ": profile of forked child written to %s\n", path);
 	}
 	closedir(d);
@@ -198,8 +223,8 @@ int main(int argc, char **argv)
 
 	struct stat before;
 	int existed = stat(abs_out, &before) == 0;
-	struct timespec start;
-	clock_gettime(CLOCK_REALTIME, &start);
+	struct seen children = { NULL, NULL, 0 };
+	scan_children(abs_out, &children, 0);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -237,6 +262,10 @@ int main(int argc, char **argv)
 			" (build it with -finstrument-functions)%s\n", argv[optind],
 			WIFSIGNALED(status) ? " or was killed before exit" : "");
 	}
-	report_children(abs_out, &start);
+	scan_children(abs_out, &children, 1);
+	for (size_t i = 0; i < children.n; i++)
+		free(children.name[i]);
+	free(children.name);
+	free(children.st);
 	return rc;
 }
