@@ -64,7 +64,7 @@ static void assign_times(cg_gprof_analysis *a)
 	unsigned part = a->part;
 	int exact = cg_profile_has_self_exact(p, part);
 	size_t nev = cg_profile_event_count(p);
-	unsigned ev = a->opts.event < nev ? a->opts.event : 0;
+	unsigned ev = a->opts.event;
 	double sum = 0.0;
 	for (uint32_t i = 0; i < a->nsyms; i++) {
 		gp_sym *s = &a->syms[i];
@@ -120,12 +120,14 @@ static int build_arcs(cg_gprof_analysis *a, cg_error *err)
 	a->arcs = malloc((nm + 1) * sizeof *a->arcs);
 	a->child_lists = malloc((nm + 1) * sizeof *a->child_lists);
 	a->parent_lists = malloc((nm + 1) * sizeof *a->parent_lists);
-	if (!a->arcs || !a->child_lists || !a->parent_lists)
+	a->arc_of_model = malloc((nm + 1) * sizeof *a->arc_of_model);
+	if (!a->arcs || !a->child_lists || !a->parent_lists || !a->arc_of_model)
 		return cg_error_set(err, CG_ENOMEM, "gprof: out of memory");
 	uint32_t n = 0;
 	gp_sym *s = a->syms;
 	for (size_t i = 0; i < nm; i++) {
 		const cg_arc *m = cg_profile_arc(p, a->part, i);
+		a->arc_of_model[i] = GP_NONE;
 		if (m->caller >= a->nfuncs || m->callee >= a->nfuncs)
 			continue;
 		uint32_t ps = a->sym_of_fid[m->caller], cs = a->sym_of_fid[m->callee];
@@ -134,6 +136,7 @@ static int build_arcs(cg_gprof_analysis *a, cg_error *err)
 		if (!gp_arc_passes(a, ps, cs))
 			continue;
 		a->arcs[n] = (gp_arc){ ps, cs, m->count, 0.0, 0.0, m->inclusive };
+		a->arc_of_model[i] = n;
 		s[cs].ncalls += m->count;
 		s[ps].nchildren++;
 		s[cs].nparents++;
@@ -189,6 +192,10 @@ int cg_gprof_analyze(cg_gprof_analysis **out, const cg_profile *p, unsigned part
 	a->opts.nspecs = 0;
 	if (a->opts.width < 1)
 		a->opts.width = 80;
+	if (a->opts.event >= cg_profile_event_count(p))
+		a->opts.event = 0;
+	if (cg_profile_event_count(p) == 0)
+		a->opts.use_exact_inclusive = 0;
 
 	int rc = build_symbols(a, err);
 	if (!rc)
@@ -219,6 +226,7 @@ void cg_gprof_analysis_free(cg_gprof_analysis *a)
 	free(a->arcs);
 	free(a->child_lists);
 	free(a->parent_lists);
+	free(a->arc_of_model);
 	free(a->index_order);
 	free(a);
 }

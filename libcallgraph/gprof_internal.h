@@ -80,6 +80,7 @@ struct cg_gprof_analysis {
 
 	gp_arc *arcs;
 	uint32_t narcs;
+	uint32_t *arc_of_model;   /* model arc index -> arc or GP_NONE */
 	uint32_t *child_lists;    /* arc indices, by parent symbol */
 	uint32_t *parent_lists;   /* arc indices, by child symbol */
 
@@ -117,6 +118,10 @@ int gp_find_cycles(cg_gprof_analysis *a, cg_error *err);
 
 /* gprof_propagate.c: flags, fractions, times, index numbers. */
 int gp_propagate(cg_gprof_analysis *a, cg_error *err);
+
+/* gprof_exact.c: replaces proportional arc and children times by the
+ * exact ones the profile knows (use_exact_inclusive). */
+int gp_exact_inclusive(cg_gprof_analysis *a, const uint32_t *arc_of_model, cg_error *err);
 
 
 static inline int gp_is_cycle(const cg_gprof_analysis *a, uint32_t s)

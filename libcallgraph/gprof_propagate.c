@@ -184,6 +184,13 @@ int gp_propagate(cg_gprof_analysis *a, cg_error *err)
 		cycle_time(a);
 		for (uint32_t i = 0; i < n; i++)
 			propagate_time(a, order[i]);
+		if (a->opts.use_exact_inclusive) {
+			rc = gp_exact_inclusive(a, a->arc_of_model, err);
+			if (rc) {
+				free(order);
+				return rc;
+			}
+		}
 		for (uint32_t i = 0; i < total; i++)
 			a->index_order[i] = i;
 		rc = gp_msort(a->index_order, total, cmp_total, a);

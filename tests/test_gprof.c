@@ -287,6 +287,61 @@ static void test_foreign_profile(void)
 	cg_profile_free(p);
 }
 
+/* main -> a -> c once (expensive), main -> b -> c nine times (cheap). */
+static cg_profile *tree_profile(void)
+{
+	cg_profile *p;
+	cg_profile_new(&p);
+	cg_profile_add_event(p, "us", "microseconds", 1e-3);
+	static const char *const names[] = { "main", "a", "b", "c" };
+	cg_fid f[4];
+	for (int i = 0; i < 4; i++)
+		cg_profile_intern_function(p, names[i], NULL, NULL, &f[i]);
+	cg_nid m, na, nb, c1, c2;
+	cg_profile_node_child(p, 0, 0, f[0], &m);
+	cg_profile_node_child(p, 0, m, f[1], &na);
+	cg_profile_node_child(p, 0, m, f[2], &nb);
+	cg_profile_node_child(p, 0, na, f[3], &c1);
+	cg_profile_node_child(p, 0, nb, f[3], &c2);
+	cg_profile_node(p, 0, m)->calls = 1;
+	cg_profile_node(p, 0, na)->calls = 1;
+	cg_profile_node(p, 0, nb)->calls = 1;
+	cg_profile_node(p, 0, c1)->calls = 1;
+	cg_profile_node(p, 0, c1)->self[0] = 90;
+	cg_profile_node(p, 0, c2)->calls = 9;
+	cg_profile_node(p, 0, c2)->self[0] = 10;
+	cg_profile_node(p, 0, nb)->self[0] = 5;
+	cg_error err = CG_ERROR_INIT;
+	if (cg_profile_derive_from_tree(p, &err))
+		printf("# derive: %s\n", err.message);
+	return p;
+}
+
+static void test_exact_inclusive(void)
+{
+	cg_profile *p = tree_profile();
+	cg_gprof_options o = CG_GPROF_OPTIONS_INIT;
+	o.brief = 1;
+	char *guess = report(p, CG_GPROF_GRAPH, &o);
+	o.use_exact_inclusive = 1;
+	char *exact = report(p, CG_GPROF_GRAPH, &o);
+	check(guess && exact);
+	if (guess && exact) {
+		/* gprof's guess splits c's 100 ms by calls: 10 to a, 90 to b. */
+		check(strstr(guess, "                0.01    0.00       1/10          a [") != NULL);
+		check(strstr(guess, "                0.09    0.00       9/10          b [") != NULL);
+		/* the tree knows: 90 below a, 10 below b */
+		check(strstr(exact, "                0.09    0.00       1/10          a [") != NULL);
+		check(strstr(exact, "                0.01    0.00       9/10          b [") != NULL);
+		check(strstr(exact, "                0.00    0.09       1/1           a [") != NULL);
+	}
+	if (getenv("SHOW_EXACT") && exact)
+		printf("%s", exact);
+	free(guess);
+	free(exact);
+	cg_profile_free(p);
+}
+
 int main(void)
 {
 	TEST(test_msort_matches_glibc(), "merge sort replica = glibc qsort, inconsistent comparator included");
@@ -296,5 +351,6 @@ int main(void)
 	TEST(test_arc_tables(), "-k removes arcs before cycle discovery; gprof's one entry per start");
 	TEST(test_spec_matching_nothing(), "a spec that matches nothing has no effect");
 	TEST(test_foreign_profile(), "profile without addresses, microseconds, spontaneous caller");
+	TEST(test_exact_inclusive(), "use_exact_inclusive prints the call tree's attribution");
 	return tap_done();
 }
