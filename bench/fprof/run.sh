@@ -1,0 +1,70 @@
+#!/bin/sh
+# Benchmark: fprof:profile + fprof:analyse against our reader + writer on the
+# same ~5M-call trace (the workload of ../../../shared/bench/fprof, kept here
+# as fprof_bench_gen.erl).  Prints both times, the ratio and both peak RSS,
+# and checks that both analyses are identical.
+#
+#   sh bench/fprof/run.sh            (from the repository root, after make)
+#   BENCH_DIR=/scratch KEEP=1 ...    keep the ~880 MB trace afterwards
+#
+# Needs erl, erlc, GNU time (/usr/bin/time).
+set -e
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+BUILD=${CG_BUILD:-$TOP/build}
+BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/cg-fprof-bench}
+mkdir -p "$BENCH_DIR"
+trap '[ -n "$KEEP" ] || rm -f "$BENCH_DIR/bench.trace"' EXIT
+cp "$HERE/fprof_bench_gen.erl" "$BENCH_DIR/"
+cd "$BENCH_DIR"
+erlc fprof_bench_gen.erl
+
+# Our side: cgconvert when it knows fprof traces, else the test driver.
+# ours OPTIONS OUTPUT TIMEFILE
+ours() {
+	if "$BUILD/bin/cgconvert" --help 2>&1 | grep -q fprof-trace; then
+		/usr/bin/time -v "$BUILD/bin/cgconvert" -f fprof-trace -t fprof \
+			--fprof-analyse="$1" bench.trace -o "$2" 2>"$3"
+	else
+		/usr/bin/time -v "$BUILD/tests/test_fprof" trace bench.trace "$1" >"$2" 2>"$3"
+	fi
+}
+
+if [ ! -s bench.trace ]; then
+	echo "tracing fprof_bench_gen:run(1) ..."
+	erl -noshell -eval "
+{module,_} = code:ensure_loaded(fprof_bench_gen),
+R = fprof:apply(fprof_bench_gen, run, [1], [{file, \"bench.trace\"}]),
+io:format(\"result ~p~n\", [R]), halt()." >/dev/null
+fi
+size=$(wc -c <bench.trace)
+echo "trace: $size bytes"
+
+/usr/bin/time -v erl -noshell -eval '
+ok = fprof:profile([{file, "bench.trace"}]),
+ok = fprof:analyse([{dest, "fprof.analysis"}]),
+ok = fprof:analyse([{dest, "fprof.analysis.totals"}, totals, no_details]),
+halt().' >/dev/null 2>time_fprof.txt
+
+ours "" ours.analysis time_ours1.txt
+ours "totals,no_details" ours.analysis.totals time_ours2.txt
+
+secs() {  # GNU time's "Elapsed (wall clock) time (h:mm:ss or m:ss): ..." -> seconds
+	sed -n 's/.*Elapsed (wall clock) time[^:]*: //p' "$1" |
+	awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'
+}
+rss() { sed -n 's/.*Maximum resident set size (kbytes): //p' "$1"; }
+
+tf=$(secs time_fprof.txt)
+to=$(awk -v a="$(secs time_ours1.txt)" -v b="$(secs time_ours2.txt)" 'BEGIN { print a + b }')
+ro=$(rss time_ours1.txt); ro2=$(rss time_ours2.txt); [ "$ro2" -gt "$ro" ] && ro=$ro2
+echo "fprof:profile + 2 analyses: ${tf} s wall, peak RSS $(rss time_fprof.txt) KB"
+echo "ours (trace read twice, 2 analyses): ${to} s wall, peak RSS $ro KB"
+awk -v a="$tf" -v b="$to" 'BEGIN { if (b > 0) printf "ratio: %.1fx faster\n", a / b }'
+if cmp -s fprof.analysis ours.analysis && cmp -s fprof.analysis.totals ours.analysis.totals; then
+	echo "analyses: identical"
+else
+	echo "analyses: DIFFERENT"
+	diff fprof.analysis ours.analysis | head -20
+	exit 1
+fi
