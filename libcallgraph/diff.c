@@ -82,7 +82,7 @@ static int fslots_rehash(cg_diff *d, size_t cap)
 }
 
 static int intern_item(cg_diff *d, const char *name, const char *object, const char *file,
-		       int side, uint32_t *out)
+		       uint32_t line, int side, uint32_t *out)
 {
 	if ((d->nfuncs + 1) * 2 > d->fslotcap &&
 	    fslots_rehash(d, d->fslotcap ? d->fslotcap * 2 : 1024))
@@ -92,6 +92,8 @@ static int intern_item(cg_diff *d, const char *name, const char *object, const c
 		cg_diff_function *f = &d->funcs[d->fslots[j] - 1];
 		if (str_eq(f->name, name) && str_eq(f->object, object) && str_eq(f->file, file)) {
 			*(side ? &f->in_new : &f->in_base) = 1;
+			if (line && (side || !f->line))
+				f->line = line;
 			*out = d->fslots[j] - 1;
 			return 0;
 		}
@@ -104,6 +106,7 @@ static int intern_item(cg_diff *d, const char *name, const char *object, const c
 	f->file = file;
 	f->in_base = side == 0;
 	f->in_new = side == 1;
+	f->line = line;
 	d->fslots[j] = (uint32_t)d->nfuncs + 1;
 	*out = (uint32_t)d->nfuncs++;
 	return 0;
@@ -233,12 +236,14 @@ static int match_functions(cg_diff *d, int side, cg_error *err)
 	for (size_t f = 0; f < n && !rc; f++) {
 		const cg_function *fn = cg_profile_function(s->p, (cg_fid)f);
 		if (cycname && s->cycle_of[f]) {
-			rc = intern_item(d, cycname[s->cycle_of[f]], NULL, NULL, side, &s->item_of[f]);
+			rc = intern_item(d, cycname[s->cycle_of[f]], NULL, NULL, 0, side,
+					 &s->item_of[f]);
 			continue;
 		}
 		rc = intern_item(d, mapped_name(d, side, fn->name),
 				 matched_object(d, side, fn->object),
-				 d->opts.ignore_file ? NULL : fn->file, side, &s->item_of[f]);
+				 d->opts.ignore_file ? NULL : fn->file,
+				 d->opts.ignore_file ? 0 : fn->line, side, &s->item_of[f]);
 	}
 	free(cycname);
 	return rc ? cg_error_set(err, rc, "out of memory") : 0;

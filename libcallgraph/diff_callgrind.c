@@ -105,8 +105,9 @@ int cg_diff_write_callgrind(const cg_diff *d, FILE *out)
 	for (size_t e = 0; e < d->nev; e++)
 		fprintf(out, " %s_up %s_down", d->events[e]->name, d->events[e]->name);
 	fprintf(out, "\n");
+	/* (callgrind_annotate does not take "event:" description lines) */
 	for (size_t e = 0; e < d->nev; e++)
-		fprintf(out, "event: %s_up : %s increase\nevent: %s_down : %s decrease\n",
+		fprintf(out, "# %s_up: %s increase; %s_down: %s decrease\n",
 			d->events[e]->name, d->events[e]->description,
 			d->events[e]->name, d->events[e]->description);
 	fprintf(out, "summary:");
@@ -133,7 +134,7 @@ int cg_diff_write_callgrind(const cg_diff *d, FILE *out)
 		put_object(out, "ob", &nm, f->object);
 		put_file(out, "fl", &nm, f->file);
 		put_fn(out, "fn", &nm, d, i);
-		fprintf(out, "0");
+		fprintf(out, "%u", f->line);
 		for (size_t e = 0; e < d->nev; e++) {
 			cg_diff_value v;
 			cg_diff_value_get(d, 0, CG_DIFF_SELF, i, e, &v);
@@ -150,7 +151,8 @@ int cg_diff_write_callgrind(const cg_diff *d, FILE *out)
 			put_object(out, "cob", &nm, g->object);
 			put_file(out, "cfi", &nm, g->file);
 			put_fn(out, "cfn", &nm, d, d->arcs[a].callee);
-			fprintf(out, "calls=%lld 0\n0", (long long)(c.new_value ? c.new_value : c.base));
+			fprintf(out, "calls=%lld %u\n%u", (long long)(c.new_value ? c.new_value : c.base),
+				g->line, f->line);
 			for (size_t e = 0; e < d->nev; e++) {
 				cg_diff_value v;
 				cg_diff_value_get(d, 0, CG_DIFF_ARC_INCLUSIVE, a, e, &v);

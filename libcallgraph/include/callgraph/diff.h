@@ -110,6 +110,7 @@ typedef struct cg_diff_function {
 	const char *object;    /* NULL when unknown or ignored */
 	const char *file;      /* NULL when unknown or ignored */
 	int in_base, in_new;   /* present in that profile */
+	uint32_t line;         /* first line (new side preferred), 0 unknown */
 } cg_diff_function;
 
 typedef struct cg_diff_arc {
