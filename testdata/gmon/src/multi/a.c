@@ -1,0 +1,3 @@
+void burn(long n);
+static void helper(int i) { burn(100000 + i); }
+void a_entry(int i) { helper(i); }
