@@ -283,18 +283,25 @@ static int part_rows(const cg_profile *p, unsigned part, int ev, cg_fid undef, f
 					if (first == SIZE_MAX)
 						first = r;
 				}
-			if (self == 0)
-				continue;
 			if (first == SIZE_MAX) {
+				/* known only by its sums (e.g. a no_callers analysis) */
+				const cg_cost *inc = cg_profile_inclusive(p, part, f);
+				uint64_t calls = cg_profile_calls(p, part, f);
+				if (calls == UINT64_MAX)
+					calls = 0;
+				if (self == 0 && calls == 0 && !(inc && inc[ev]))
+					continue;
 				fprof_row *r = &out->rows[out->nrows++];
 				memset(r, 0, sizeof *r);
 				r->caller = undef;
 				r->func = f;
-				const cg_cost *inc = cg_profile_inclusive(p, part, f);
+				r->cnt = calls;
 				r->acc = inc ? inc[ev] : self;
 				r->own = self;
 				continue;
 			}
+			if (self == 0)
+				continue;
 			cg_cost given = 0;
 			for (size_t r = 0; r < out->nrows; r++)
 				if (out->rows[r].func == f && total) {

@@ -21,6 +21,13 @@ for a in "$G"/*.analysis; do
 	cmp_files "$prog [$set] identical to fprof:analyse" "$WORK/out" "$a"
 	n=$((n + 1))
 done
+# the analysis reader: read fprof's text, write it again with the same options
+for a in "$G"/*.analysis; do
+	base=$(basename "$a" .analysis)
+	set=${base#*.}
+	"$DRV" analysis "$a" "$(opts_of "$set")" >"$WORK/out" 2>"$WORK/err"
+	cmp_files "$base: analysis text read back and rewritten unchanged" "$WORK/out" "$a"
+done
 is "golden analyses found" "$([ $n -ge 20 ] && echo yes)" yes
 
 # the tree agrees with the table: folded self costs sum to fprof's OWN total
