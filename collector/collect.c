@@ -28,6 +28,7 @@ int g_mode = CGC_MODE_CPU;
 unsigned g_hz = 1000;
 volatile int g_enabled = 1;
 int g_forked;
+size_t g_memory_limit;
 char g_output[4096];
 char *g_noprofile_names;
 struct cgc_func *g_funcs;
@@ -79,6 +80,9 @@ static void *CGC_TEXT map_zeroed(size_t size)
 static void *CGC_TEXT arena_alloc(struct cgc_thread *th, size_t size)
 {
 	size = (size + 15) & ~(size_t)15;
+	if (g_memory_limit && th->arena_used + size > g_memory_limit)
+		return NULL;
+	th->arena_used += size;
 	if ((size_t)(th->arena_end - th->arena) < size) {
 		size_t chunk = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 		char *p = map_zeroed(chunk);
@@ -212,6 +216,19 @@ static void CGC_TEXT global_init(void)
 		len = sizeof g_output - 1;
 	memcpy(g_output, s, len);
 	g_output[len] = '\0';
+	/* A cap on each thread's tree, so a runaway profile cannot exhaust the
+	 * program's memory (and so running out can be tested). */
+	s = getenv("CGCOLLECT_MEMORY");
+	if (s && *s) {
+		char *end;
+		unsigned long long v = strtoull(s, &end, 10);
+		if (*end == 'k' || *end == 'K')
+			v <<= 10, end++;
+		else if (*end == 'm' || *end == 'M')
+			v <<= 20, end++;
+		if (*end == '\0')
+			g_memory_limit = (size_t)v;
+	}
 	s = getenv("CGCOLLECT_DISABLE");
 	if (s && *s && strcmp(s, "0") != 0)
 		g_enabled = 0;

@@ -74,6 +74,7 @@ struct cgc_thread {
 	struct cgc_thread *next;       /* registry, newest first */
 	struct cgc_node root;          /* fn 0; its target is itself */
 	char *arena, *arena_end;
+	size_t arena_used;             /* bytes handed out, for CGCOLLECT_MEMORY */
 	struct cgc_frame *stack;       /* stack[0] is the sentinel */
 	size_t stack_frames;
 	uint64_t samples, overhead, lost, resyncs;
@@ -101,6 +102,7 @@ extern int g_mode CGC_HIDDEN;
 extern unsigned g_hz CGC_HIDDEN;
 extern volatile int g_enabled CGC_HIDDEN;
 extern int g_forked CGC_HIDDEN;
+extern size_t g_memory_limit CGC_HIDDEN;  /* per-thread tree bytes; 0 = none */
 extern char g_output[4096] CGC_HIDDEN;
 extern char *g_noprofile_names CGC_HIDDEN;  /* comma-separated, as given */
 extern struct cgc_func *g_funcs CGC_HIDDEN;

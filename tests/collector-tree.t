@@ -71,4 +71,15 @@ main/outer/after calls=4 redos=0 rec=0 cost=4
 main/after calls=1 redos=0 rec=0 cost=1"
 ok "longjmp: the resyncs are counted" grep -q "resyncs 2 status ok" "$WORK/jump.cgt"
 
+# Out of memory: a 250-byte cap on the tree (CGCOLLECT_MEMORY) holds two
+# nodes; the program runs on, the collection stops, and the file says so.
+out=$(cd "$WORK" && CGCOLLECT_MEMORY=250 CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT=oom.cgt \
+	LD_PRELOAD="$CG_BUILD/lib/libcgcollect.so" "$P/calls")
+is "out of memory: the program is unaffected" "$out" 19
+is "out of memory: the tree up to the failure" "$(paths "$WORK/oom.cgt")" \
+"main calls=1 redos=0 rec=0 cost=1
+main/a calls=1 redos=0 rec=0 cost=1"
+ok "out of memory: the file says so" grep -q "status oom$" "$WORK/oom.cgt"
+ok "out of memory: the file is still complete" sh -c "tail -1 '$WORK/oom.cgt' | grep -qx end"
+
 done_testing
