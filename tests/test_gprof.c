@@ -287,6 +287,89 @@ static void test_foreign_profile(void)
 	cg_profile_free(p);
 }
 
+/* ---- gprof's cycles are the strongly connected components -------------- */
+
+typedef struct graph { int n; int *adj; int *deg; } graph;
+
+/* Textbook reachability closure: f and g share a component when each
+ * reaches the other. */
+static void closure(const graph *g, unsigned char *reach)
+{
+	int n = g->n;
+	memset(reach, 0, (size_t)n * n);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < g->deg[i]; k++)
+			reach[i * n + g->adj[i * n + k]] = 1;
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < n; i++)
+			if (reach[i * n + k])
+				for (int j = 0; j < n; j++)
+					if (reach[k * n + j])
+						reach[i * n + j] = 1;
+}
+
+static void test_cycles_are_sccs(void)
+{
+	srand(777);
+	for (int round = 0; round < 40; round++) {
+		int n = 5 + rand() % 60;
+		graph g = { n, calloc((size_t)n * n, sizeof(int)), calloc((size_t)n, sizeof(int)) };
+		cg_profile *p;
+		cg_profile_new(&p);
+		cg_profile_add_event(p, "samples", "samples", 0.01);
+		cg_fid f;
+		char name[16];
+		for (int i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "f%d", i);
+			cg_profile_intern_function(p, name, NULL, NULL, &f);
+		}
+		int narcs = rand() % (3 * n);
+		for (int k = 0; k < narcs; k++) {
+			int a = rand() % n, b = rand() % n;
+			if (cg_profile_find_arc(p, 0, (cg_fid)a, (cg_fid)b) < 0 && a != b)
+				g.adj[a * n + g.deg[a]++] = b;
+			cg_profile_add_arc(p, 0, (cg_fid)a, (cg_fid)b, 1 + (uint64_t)(rand() % 5), NULL, NULL);
+		}
+		uint32_t *cyc = calloc((size_t)n, sizeof *cyc), ncyc = 0;
+		cg_error err = CG_ERROR_INIT;
+		check_int(cg_gprof_cycles(p, 0, cyc, &ncyc, &err), ==, 0);
+		unsigned char *reach = malloc((size_t)n * n);
+		closure(&g, reach);
+		int bad = 0;
+		for (int i = 0; i < n && !bad; i++)
+			for (int j = 0; j < n && !bad; j++) {
+				int same_scc = i == j ? reach[i * n + i] : reach[i * n + j] && reach[j * n + i];
+				int same_cycle = cyc[i] != 0 && cyc[i] == cyc[j];
+				if (i == j)
+					same_scc = same_scc && cyc[i] != 0 ? 1 : cyc[i] != 0 ? -1 : 0;
+				if (i != j && same_scc != same_cycle) {
+					printf("# round %d: f%d f%d scc %d cycle %u/%u\n", round, i, j,
+					       same_scc, cyc[i], cyc[j]);
+					bad = 1;
+				}
+				if (i == j && same_scc < 0) {
+					printf("# round %d: f%d in cycle %u but on no cycle\n", round, i, cyc[i]);
+					bad = 1;
+				}
+			}
+		check(!bad);
+		/* numbers 1..ncycles, each used */
+		unsigned char used[64] = { 0 };
+		for (int i = 0; i < n; i++) {
+			check_int(cyc[i], <=, ncyc);
+			if (cyc[i] && cyc[i] < 64)
+				used[cyc[i]] = 1;
+		}
+		for (uint32_t c = 1; c <= ncyc && c < 64; c++)
+			check(used[c]);
+		free(reach);
+		free(cyc);
+		free(g.adj);
+		free(g.deg);
+		cg_profile_free(p);
+	}
+}
+
 /* main -> a -> c once (expensive), main -> b -> c nine times (cheap). */
 static cg_profile *tree_profile(void)
 {
@@ -351,6 +434,7 @@ int main(void)
 	TEST(test_arc_tables(), "-k removes arcs before cycle discovery; gprof's one entry per start");
 	TEST(test_spec_matching_nothing(), "a spec that matches nothing has no effect");
 	TEST(test_foreign_profile(), "profile without addresses, microseconds, spontaneous caller");
+	TEST(test_cycles_are_sccs(), "gprof's cycles are exactly the non-trivial SCCs");
 	TEST(test_exact_inclusive(), "use_exact_inclusive prints the call tree's attribution");
 	return tap_done();
 }
