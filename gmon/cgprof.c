@@ -90,22 +90,22 @@ typedef struct args {
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
-		"Usage: %s [-[abcDhilLrsTvwxyz]] [-[ABCeEfFJnNOpPqQRStZ][name]] [-I dirs]\n"
-		"\t[-d[num]] [-k from/to] [-m min-count] [-t table-length]\n"
-		"\t[--[no-]annotated-source[=name]] [--[no-]exec-counts[=name]]\n"
-		"\t[--[no-]flat-profile[=name]] [--[no-]graph[=name]]\n"
-		"\t[--[no-]time=name] [--all-lines] [--brief] [--debug[=level]]\n"
-		"\t[--function-ordering] [--file-ordering] [--inline-file-names]\n"
-		"\t[--directory-path=dirs] [--display-unused-functions]\n"
-		"\t[--file-format=name] [--file-info] [--help] [--line] [--min-count=n]\n"
-		"\t[--no-static] [--print-path] [--separate-files]\n"
-		"\t[--static-call-graph] [--sum] [--table-length=len] [--traditional]\n"
-		"\t[--version] [--width=n] [--ignore-non-functions]\n"
-		"\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
-		"\t[image-file] [profile-file...]\n",
+		"Usage: %s [OPTION...] [EXECUTABLE [PROFILE...]]\n"
+		"Report on gmon.out profiles (defaults: a.out, gmon.out) like GNU gprof.\n"
+		"\n"
+		"Sections:   -p[SPEC] -P[SPEC] flat profile on/off   -q[SPEC] -Q[SPEC] call graph on/off\n"
+		"            -C[SPEC] -Z[SPEC] execution counts      -i file summary\n"
+		"Selection:  -k FROM/TO -n SPEC -N SPEC -e SPEC -E SPEC -f SPEC -F SPEC\n"
+		"            (long forms: --flat-profile --no-flat-profile --graph --no-graph\n"
+		"             --exec-counts --no-exec-counts --time --no-time --file-info)\n"
+		"Symbols:    -a --no-static   -D --ignore-non-functions\n"
+		"Layout:     -b --brief  -T --traditional  -z --display-unused-functions\n"
+		"            -w N --width=N  -L --print-path  --inline-file-names\n"
+		"            --demangle[=STYLE] --no-demangle\n"
+		"Input:      -O FORMAT --file-format=auto|magic|bsd|4.4bsd\n"
+		"Other:      -h --help  -v --version  @FILE (read options from FILE)\n"
+		"Not supported: -A -J -l -s -S -r -R -c (see cgprof(1)).\n",
 		whoami);
-	if (status == 0)
-		fputs("Reads gmon.out profiles like GNU gprof; see cgprof(1).\n", f);
 	exit(status);
 }
 
@@ -325,6 +325,13 @@ int main(int argc, char **argv)
 	} else {
 		for (; optind < argc && rc == 0; optind++)
 			rc = cg_gmon_reader_read(reader, argv[optind], &err);
+	}
+	if (rc < 0 && cg_gmon_reader_gprof_message(reader)) {
+		/* gprof's exact words, including its multi-line and
+		 * newline-less messages */
+		fflush(stdout);
+		fputs(cg_gmon_reader_gprof_message(reader), stderr);
+		return 1;
 	}
 	if (rc == 0)
 		rc = cg_gmon_reader_finish(reader, &err);

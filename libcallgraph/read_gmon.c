@@ -43,6 +43,7 @@ struct cg_gmon_reader {
 	int bb_warned;
 	int finished;
 	uint64_t total_samples; /* every bin count of every record */
+	char *gprof_text;       /* gprof's stderr text for the last error */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -121,6 +122,30 @@ static void warn(cg_gmon_reader *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Records an error twice: as the one-line cg_error and as the exact text
+ * gprof writes to stderr (some of gprof's messages span lines, two lack
+ * the final newline).  `newline` adds gprof's final newline. */
+static int gfail(cg_gmon_reader *r, cg_error *err, int code, int newline, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int gfail(cg_gmon_reader *r, cg_error *err, int code, int newline, const char *fmt, ...)
+{
+	char buf[CG_ERROR_MSG_MAX];
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf - 1, fmt, ap);
+	va_end(ap);
+	cg_error_set(err, code, "%s", buf);
+	free(r->gprof_text);
+	n = strlen(buf);
+	if (newline)
+		buf[n++] = '\n';
+	buf[n] = '\0';
+	r->gprof_text = strdup(buf);
+	return code;
+}
+
 /* ---- histogram records ---------------------------------------------------- */
 
 static hist_record *find_hist(cg_gmon_reader *r, uint64_t lo, uint64_t hi)
@@ -148,7 +173,7 @@ static int check_overlap(cg_gmon_reader *r, uint64_t lo, uint64_t hi, cg_error *
 
 		if (cl < ch) {
 			if (found)
-				return cg_error_set(err, CG_EMISMATCH, CG_PROG_PREFIX_FMT
+				return gfail(r, err, CG_EMISMATCH, 0, CG_PROG_PREFIX_FMT
 						    "found a symbol that covers several histogram records",
 						    PFX(r));
 			found = 1;
@@ -157,7 +182,7 @@ static int check_overlap(cg_gmon_reader *r, uint64_t lo, uint64_t hi, cg_error *
 		}
 	}
 	if (found && lo != hi)
-		return cg_error_set(err, CG_EMISMATCH, CG_PROG_PREFIX_FMT "overlapping histogram records",
+		return gfail(r, err, CG_EMISMATCH, 1, CG_PROG_PREFIX_FMT "overlapping histogram records",
 				    PFX(r));
 	return 0;
 }
@@ -180,7 +205,7 @@ static hist_record *new_hist(cg_gmon_reader *r, uint64_t lo, uint64_t hi, uint32
 	r->nhist++;
 	return h;
 oom:
-	cg_error_set(err, CG_ENOMEM, "%s: out of memory for %u histogram bins", name, bins);
+	gfail(r, err, CG_ENOMEM, 1, "%s: out of memory for %u histogram bins", name, bins);
 	return NULL;
 }
 
@@ -200,7 +225,7 @@ static int read_hist_record(cg_gmon_reader *r, cursor *c, const char *name, cg_e
 	hist_record *h;
 
 	if (!have(c, 2u * c->addr_bytes + 4 + 4 + 15 + 1))
-		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
+		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
 				    PFX(r), name);
 	lo = get_vma(c);
 	hi = get_vma(c);
@@ -222,7 +247,7 @@ static int read_hist_record(cg_gmon_reader *r, cursor *c, const char *name, cg_e
 			const char *pn = r->o.program_name ? r->o.program_name : "";
 			const char *sep = r->o.program_name ? ": " : "";
 
-			return cg_error_set(err, CG_EMISMATCH,
+			return gfail(r, err, CG_EMISMATCH, 1,
 					    "%s%sdimension unit changed between histogram records\n"
 					    "%s%sfrom '%s'\n%s%sto '%s'",
 					    pn, sep, pn, sep, r->dimen, pn, sep, dimen);
@@ -231,13 +256,13 @@ static int read_hist_record(cg_gmon_reader *r, cursor *c, const char *name, cg_e
 			const char *pn = r->o.program_name ? r->o.program_name : "";
 			const char *sep = r->o.program_name ? ": " : "";
 
-			return cg_error_set(err, CG_EMISMATCH,
+			return gfail(r, err, CG_EMISMATCH, 1,
 					    "%s%sdimension abbreviation changed between histogram records\n"
 					    "%s%sfrom '%c'\n%s%sto '%c'",
 					    pn, sep, pn, sep, r->abbrev, pn, sep, abbrev);
 		}
 		if (fabs(r->scale - scale) > 0.000001)
-			return cg_error_set(err, CG_EMISMATCH, CG_PROG_PREFIX_FMT
+			return gfail(r, err, CG_EMISMATCH, 0, CG_PROG_PREFIX_FMT
 					    "different scales in histogram records", PFX(r));
 	}
 
@@ -249,7 +274,7 @@ static int read_hist_record(cg_gmon_reader *r, cursor *c, const char *name, cg_e
 			return rc;
 		/* never allocate more bins than the file can hold */
 		if (!have(c, (size_t)bins * 2))
-			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
 					    "%s: unexpected EOF after reading %u of %u samples",
 					    PFX(r), name, (unsigned)((c->size - c->pos) / 2), bins);
 		h = new_hist(r, lo, hi, bins, name, err);
@@ -258,7 +283,7 @@ static int read_hist_record(cg_gmon_reader *r, cursor *c, const char *name, cg_e
 	}
 	for (i = 0; i < h->num_bins; i++) {
 		if (!have(c, 2))
-			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
 					    "%s: unexpected EOF after reading %u of %u samples",
 					    PFX(r), name, i, h->num_bins);
 		h->sample[i] = (int)((unsigned)h->sample[i] + get16(c));
@@ -285,7 +310,7 @@ static int tally(cg_gmon_reader *r, uint64_t from, uint64_t self, uint64_t count
 		return 0;
 	rc = cg_profile_add_arc(r->p, 0, (cg_fid)parent, (cg_fid)child, count, NULL, NULL);
 	if (rc < 0)
-		return cg_error_set(err, rc, "%s: cannot add arc: %s", r->executable, cg_strerror(rc));
+		return gfail(r, err, rc, 1, "%s: cannot add arc: %s", r->executable, cg_strerror(rc));
 	return 0;
 }
 
@@ -295,7 +320,7 @@ static int read_arc_record(cg_gmon_reader *r, cursor *c, const char *name, cg_er
 	uint32_t count;
 
 	if (!have(c, 2u * c->addr_bytes + 4))
-		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
+		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
 				    PFX(r), name);
 	from = get_vma(c);
 	self = get_vma(c);
@@ -320,7 +345,7 @@ static int read_bb_record(cg_gmon_reader *r, cursor *c, const char *name, cg_err
 	uint32_t n, i;
 
 	if (!have(c, 4))
-		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
+		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT "%s: unexpected end of file",
 				    PFX(r), name);
 	n = get32(c);
 	for (i = 0; i < n; i++) {
@@ -343,7 +368,7 @@ static int read_bb_record(cg_gmon_reader *r, cursor *c, const char *name, cg_err
 		}
 		if (!ok)
 			/* gprof reports this with perror() after a short fread */
-			return cg_error_set(err, CG_EFORMAT, "%s: %s", name, strerror(0));
+			return gfail(r, err, CG_EFORMAT, 1, "%s: %s", name, strerror(0));
 		if (!r->bb_warned) {
 			r->bb_warned = 1;
 			warn(r, CG_PROG_PREFIX_FMT "warning: ignoring basic-block exec counts (use -l or --line)\n",
@@ -362,7 +387,7 @@ static int read_gnu(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 	c->pos = 4;
 	r->file_version = (int)get32(c);
 	if (r->file_version != 1 && r->file_version != 0)
-		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "file `%s' has unsupported version %d",
+		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT "file `%s' has unsupported version %d",
 				    PFX(r), name, r->file_version);
 	c->pos = 20;
 	while (rc == 0 && have(c, 1)) {
@@ -385,7 +410,7 @@ static int read_gnu(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 			rc = read_bb_record(r, c, name, err);
 			break;
 		default:
-			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
 					    "%s: found bad tag %u (file corrupted?)", PFX(r), name, tag);
 		}
 	}
@@ -411,7 +436,7 @@ static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 	r->input_bb = 0;
 	c->pos = 0;
 	if (!have(c, 2u * c->addr_bytes + 8))
-		return cg_error_set(err, CG_EFORMAT, "%s: file too short to be a gmon file", name);
+		return gfail(r, err, CG_EFORMAT, 1, "%s: file too short to be a gmon file", name);
 	lo = get_vma(c);
 	hi = get_vma(c);
 	ncnt = get32(c);
@@ -420,17 +445,17 @@ static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 		uint32_t rate;
 
 		if (!have(c, 4))
-			return cg_error_set(err, CG_EFORMAT, "%s: file too short to be a gmon file", name);
+			return gfail(r, err, CG_EFORMAT, 1, "%s: file too short to be a gmon file", name);
 		rate = get32(c);
 		if (r->nhist == 0)
 			r->hz = (int)rate;
 		else if (r->hz != (int)rate)
-			return cg_error_set(err, CG_EMISMATCH,
+			return gfail(r, err, CG_EMISMATCH, 1,
 					    "%s: profiling rate incompatible with first gmon file", name);
 		header = c->addr_bytes == 4 ? 32 : 40;
 	} else {
 		if (r->o.file_format == '4')
-			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "file `%s' has bad magic cookie",
+			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT "file `%s' has bad magic cookie",
 					    PFX(r), name);
 		header = c->addr_bytes == 4 ? 12 : 20;
 	}
@@ -439,13 +464,13 @@ static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 	bins = (uint32_t)samp_bytes / 2;
 	if (r->nhist > 0 && (lo != r->hist[0].lowpc || hi != r->hist[0].highpc ||
 			     bins != r->hist[0].num_bins))
-		return cg_error_set(err, CG_EMISMATCH, "%s: incompatible with first gmon file", name);
+		return gfail(r, err, CG_EMISMATCH, 1, "%s: incompatible with first gmon file", name);
 	if (samp_bytes < 0 || (r->nhist > 0 ? r->hist[0].lowpc > r->hist[0].highpc : lo > hi))
-		return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
 				    "file '%s' does not appear to be in gmon.out format", PFX(r), name);
 	if (r->nhist == 0) {
 		if (!have(c, (size_t)bins * 2))
-			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
 					    "unexpected EOF after reading %d/%d bins", PFX(r),
 					    (int)((c->size - c->pos) / 2) - 1, (int)bins);
 		if (new_hist(r, lo, hi, bins, name, err) == NULL)
@@ -458,7 +483,7 @@ static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 	for (i = 0; i < bins; i++) {
 		if (!have(c, 2))
 			/* gprof prints the index of the last bin it did read */
-			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT
+			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
 					    "unexpected EOF after reading %d/%d bins", PFX(r),
 					    (int)i - 1, (int)bins);
 		h->sample[i] = (int)((unsigned)h->sample[i] + get16(c));
@@ -502,22 +527,22 @@ int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name, const void *
 	int magic, rc;
 
 	if (r->finished)
-		return cg_error_set(err, CG_EUSAGE, "%s: gmon reader already finished", name);
+		return gfail(r, err, CG_EUSAGE, 1, "%s: gmon reader already finished", name);
 	if (fmt == 'p')
-		return cg_error_set(err, CG_EUSAGE, CG_PROG_PREFIX_FMT
+		return gfail(r, err, CG_EUSAGE, 1, CG_PROG_PREFIX_FMT
 				    "sorry, file format `prof' is not yet supported", PFX(r));
 	if (size < 20)
-		return cg_error_set(err, CG_EFORMAT, "%s: file too short to be a gmon file", name);
+		return gfail(r, err, CG_EFORMAT, 1, "%s: file too short to be a gmon file", name);
 	magic = memcmp(data, "gmon", 4) == 0;
 	if (fmt == 'm' || (fmt == 'a' && magic)) {
 		if (!magic)
-			return cg_error_set(err, CG_EFORMAT, CG_PROG_PREFIX_FMT "file `%s' has bad magic cookie",
+			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT "file `%s' has bad magic cookie",
 					    PFX(r), name);
 		rc = read_gnu(r, &c, name, counts, err);
 	} else if (fmt == 'a' || fmt == 'b' || fmt == '4') {
 		rc = read_bsd(r, &c, name, counts, err);
 	} else {
-		return cg_error_set(err, CG_EUSAGE, "%c: unknown file format %s", fmt,
+		return gfail(r, err, CG_EUSAGE, 1, "%c: unknown file format %s", fmt,
 				    r->o.program_name ? r->o.program_name : "");
 	}
 	if (rc == 0 && r->o.file_info != NULL)
@@ -536,13 +561,11 @@ static int slurp(FILE *f, unsigned char **out, size_t *out_size)
 		size_t got = fread(buf + n, 1, cap - n, f);
 
 		n += got;
-		if (n < cap) {
-			if (ferror(f)) {
-				free(buf);
-				return CG_EIO;
-			}
+		/* a read error (e.g. a directory) ends the data, as a short
+		 * fread does for gprof: the format checks then say what is
+		 * missing */
+		if (n < cap)
 			break;
-		}
 		{
 			unsigned char *bigger = realloc(buf, cap * 2);
 
@@ -559,6 +582,11 @@ static int slurp(FILE *f, unsigned char **out, size_t *out_size)
 	return 0;
 }
 
+const char *cg_gmon_reader_gprof_message(const cg_gmon_reader *r)
+{
+	return r->gprof_text;
+}
+
 int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error *err)
 {
 	int is_stdin = strcmp(path, "-") == 0;
@@ -568,12 +596,12 @@ int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error *err)
 	int rc;
 
 	if (f == NULL)
-		return cg_error_set(err, CG_EIO, "%s: %s", path, strerror(errno));
+		return gfail(r, err, CG_EIO, 1, "%s: %s", path, strerror(errno));
 	rc = slurp(f, &data, &size);
 	if (rc == CG_EIO)
-		cg_error_set(err, rc, "%s: %s", path, strerror(errno));
+		gfail(r, err, rc, 1, "%s: %s", path, strerror(errno));
 	else if (rc < 0)
-		cg_error_set(err, rc, "%s: out of memory", path);
+		gfail(r, err, rc, 1, "%s: out of memory", path);
 	if (!is_stdin)
 		fclose(f);
 	if (rc < 0)
@@ -655,6 +683,7 @@ void cg_gmon_reader_free(cg_gmon_reader *r)
 	for (i = 0; i < r->nhist; i++)
 		free(r->hist[i].sample);
 	free(r->hist);
+	free(r->gprof_text);
 	cg_symtab_release(&r->st);
 	free(r);
 }

@@ -102,6 +102,11 @@ CG_EXTERN int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error 
 /* Same on a memory buffer; `name` is used in messages. */
 CG_EXTERN int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name,
 					 const void *data, size_t size, cg_error *err);
+/* After a failed cg_gmon_reader_read*: the exact text gprof 2.40 writes
+ * to stderr in that situation (err->message is the same on one line).  It
+ * may span lines and ends with a newline unless gprof's does not.  NULL
+ * when there was no error. */
+CG_EXTERN const char *cg_gmon_reader_gprof_message(const cg_gmon_reader *r);
 /* Assigns histogram samples, adds arcs and metadata to the profile. */
 CG_EXTERN int cg_gmon_reader_finish(cg_gmon_reader *r, cg_error *err);
 CG_EXTERN void cg_gmon_reader_free(cg_gmon_reader *r);
