@@ -711,6 +711,13 @@ static int is_reserved(const char *s, size_t len)
 	return 0;
 }
 
+/* fprof writes to a Latin-1 device: ~tp then prints a list as a string
+ * only when every character is printable Latin-1. */
+static int printable_latin1(uint32_t c)
+{
+	return (c >= 0x20 && c <= 0x7E) || (c >= 0xA0 && c <= 0xFF);
+}
+
 static int printable_unicode(uint32_t c)
 {
 	return (c >= 0x20 && c <= 0x7E) || (c >= 0xA0 && c < 0xD800) ||
@@ -797,7 +804,7 @@ static int list_is_string(const fprof_term *t)
 		if (e->kind != FT_INT || e->u.i < 0 || e->u.i > 0x10FFFF)
 			return 0;
 		uint32_t c = (uint32_t)e->u.i;
-		if (!(printable_unicode(c) || c == '\n' || c == '\r' || c == '\t' || c == '\v' ||
+		if (!(printable_latin1(c) || c == '\n' || c == '\r' || c == '\t' || c == '\v' ||
 		      c == '\b' || c == '\f' || c == 27))
 			return 0;
 	}
@@ -874,12 +881,15 @@ static void write_binary(fprof_buf *b, const fprof_term *t)
 	int printable = t->bits == 8 && t->n > 0;
 	for (uint32_t i = 0; printable && i < t->n; i++) {
 		unsigned char c = (unsigned char)t->u.s[i];
-		printable = (c >= 0x20 && c <= 0x7E) || c == '\n' || c == '\r' || c == '\t' ||
+		printable = printable_latin1(c) || c == '\n' || c == '\r' || c == '\t' ||
 			    c == '\v' || c == '\b' || c == '\f' || c == 27;
 	}
 	fprof_buf_adds(b, "<<");
 	if (printable) {
-		write_string_text(b, t->u.s, t->n);
+		fprof_buf_addc(b, '"');
+		for (uint32_t i = 0; i < t->n; i++)
+			write_char_escaped(b, (unsigned char)t->u.s[i], '"');
+		fprof_buf_addc(b, '"');
 	} else {
 		for (uint32_t i = 0; i < t->n; i++) {
 			unsigned v = (unsigned char)t->u.s[i];
@@ -909,7 +919,23 @@ void fprof_term_write(fprof_buf *b, const fprof_term *t)
 	case FT_INT: fprof_buf_addf(b, "%lld", (long long)t->u.i); break;
 	case FT_BIG: fprof_buf_add(b, t->u.s, t->n); break;
 	case FT_FLOAT: write_float(b, t->u.f); break;
-	case FT_STRING: write_string_text(b, t->u.s, t->n); break;
+	case FT_STRING: {
+		int latin1 = 1;
+		for (const char *q = t->u.s, *e = t->u.s + t->n; q < e && latin1;)
+			latin1 = utf8_next(&q, e) <= 0xFF;
+		if (latin1) {
+			write_string_text(b, t->u.s, t->n);
+			break;
+		}
+		fprof_buf_addc(b, '[');
+		for (const char *q = t->u.s, *e = t->u.s + t->n; q < e;) {
+			if (q != t->u.s)
+				fprof_buf_addc(b, ',');
+			fprof_buf_addf(b, "%u", utf8_next(&q, e));
+		}
+		fprof_buf_addc(b, ']');
+		break;
+	}
 	case FT_NIL: fprof_buf_adds(b, "[]"); break;
 	case FT_BINARY: write_binary(b, t); break;
 	case FT_TUPLE:
@@ -954,6 +980,23 @@ void fprof_term_write(fprof_buf *b, const fprof_term *t)
 
 /* ---- pretty printing (io_lib_pretty's layout, without depth limits) ---------- */
 
+/* io_lib_pretty first measures the term ("print_length"), then lays it out
+ * (pp) with a tag indentation chosen by a dry run (cind): -1 when every
+ * tagged tuple fits after its tag, else 4.  A "leaf" is anything printed
+ * as one unbreakable string. */
+struct pnode {
+	int kind;            /* PN_* */
+	int len;             /* characters when written flat */
+	const fprof_term *t;
+	struct pnode *e;     /* elements */
+	uint32_t n;
+	struct pnode *tail;  /* improper list tail */
+	int tlen;            /* tagged tuple: tag length */
+};
+
+enum { PN_LEAF, PN_LIST, PN_TUPLE, PN_TAGGED, PN_BIN, PN_MAP, PN_PAIR };
+enum { LL = 80 };
+
 static size_t term_len(const fprof_term *t)
 {
 	fprof_buf b = { 0 };
@@ -963,12 +1006,189 @@ static size_t term_len(const fprof_term *t)
 	return n;
 }
 
-/* A term io_lib_pretty prints as one unbreakable string. */
-static int is_leaf(const fprof_term *t)
+static int binary_is_text(const fprof_term *t)
 {
-	return t->kind != FT_TUPLE && t->kind != FT_MAP && !(t->kind == FT_LIST && !list_is_string(t)) &&
-	       !(t->kind == FT_BINARY && 0) && !(t->kind == FT_TUPLE && t->n == 0);
+	if (t->bits != 8 || t->n == 0)
+		return 0;
+	for (uint32_t i = 0; i < t->n; i++) {
+		unsigned char c = (unsigned char)t->u.s[i];
+		if (!(printable_latin1(c) || c == '\n' || c == '\r' || c == '\t' || c == '\v' ||
+		      c == '\b' || c == '\f' || c == 27))
+			return 0;
+	}
+	return 1;
 }
+
+static struct pnode *pn_build(fprof_arena *a, const fprof_term *t, struct pnode *out)
+{
+	out->t = t;
+	out->len = (int)term_len(t);
+	out->kind = PN_LEAF;
+	if (t->kind == FT_BINARY && !binary_is_text(t)) {
+		out->kind = PN_BIN;
+	} else if (t->kind == FT_MAP && t->n > 0) {
+		out->kind = PN_MAP;
+		out->n = t->n;
+		out->e = fprof_arena_alloc(a, t->n * sizeof *out->e);
+		if (!out->e)
+			return NULL;
+		for (uint32_t i = 0; i < t->n; i++) {
+			struct pnode *pr = &out->e[i];
+			pr->kind = PN_PAIR;
+			pr->n = 2;
+			pr->e = fprof_arena_alloc(a, 2 * sizeof *pr->e);
+			if (!pr->e || !pn_build(a, &t->u.e[2 * i], &pr->e[0]) ||
+			    !pn_build(a, &t->u.e[2 * i + 1], &pr->e[1]))
+				return NULL;
+			pr->len = pr->e[0].len + 4 + pr->e[1].len;
+		}
+	} else if ((t->kind == FT_LIST && !list_is_string(t)) || (t->kind == FT_TUPLE && t->n > 0)) {
+		out->n = t->n;
+		out->e = fprof_arena_alloc(a, t->n * sizeof *out->e);
+		if (!out->e)
+			return NULL;
+		for (uint32_t i = 0; i < t->n; i++)
+			if (!pn_build(a, &t->u.e[i], &out->e[i]))
+				return NULL;
+		if (t->kind == FT_LIST) {
+			out->kind = PN_LIST;
+			if (t->u.e[t->n].kind != FT_NIL) {
+				out->tail = fprof_arena_alloc(a, sizeof *out->tail);
+				if (!out->tail || !pn_build(a, &t->u.e[t->n], out->tail))
+					return NULL;
+			}
+		} else if (t->n > 1 && t->u.e[0].kind == FT_ATOM) {
+			out->kind = PN_TAGGED;
+			out->tlen = out->e[0].len;
+		} else {
+			out->kind = PN_TUPLE;
+		}
+	}
+	return out;
+}
+
+/* io_lib_pretty's is_list(element(1, E)): printed as one string; a map
+ * pair counts when both key and value do. */
+static int leafish(const struct pnode *x)
+{
+	if (x->kind == PN_PAIR)
+		return x->e[0].kind == PN_LEAF && x->e[1].kind == PN_LEAF;
+	return x->kind == PN_LEAF;
+}
+
+static void pn_write(fprof_buf *b, const struct pnode *x)
+{
+	if (x->kind == PN_PAIR) {
+		fprof_term_write(b, x->e[0].t);
+		fprof_buf_adds(b, " => ");
+		fprof_term_write(b, x->e[1].t);
+	} else {
+		fprof_term_write(b, x->t);
+	}
+}
+
+static int map_value_indent(int tind)
+{
+	return tind > 0 ? tind : 4;
+}
+
+/* ld of element i of a sequence: 0 when more elements follow, else LD+1
+ * (an improper tail counts as "no more elements"). */
+static int ld_at(uint32_t i, uint32_t n, int ld)
+{
+	return i + 1 < n ? 0 : ld + 1;
+}
+
+/* ---- cind: the dry run; returns 0, or -1 for io_lib_pretty's no_good ---- */
+
+static int cind(const struct pnode *x, int col, int m, int ind, int ld, int w);
+
+static int cind_element(const struct pnode *x, int col, int m, int ind, int ld, int w, int *we)
+{
+	if (x->kind == PN_PAIR) {
+		if (x->len < LL - col - ld && x->len + w + ld <= m) {
+			*we = leafish(x) ? x->len : LL;
+			return 0;
+		}
+		*we = LL;
+		if (cind(&x->e[0], col, m, ind, ld, w))
+			return -1;
+		return cind(&x->e[1], col + map_value_indent(ind), m, ind, ld, 0);
+	}
+	if (x->len < LL - col - ld && x->len + w + ld <= m && x->kind == PN_LEAF) {
+		*we = x->len;
+		return 0;
+	}
+	*we = LL;
+	return cind(x, col, m, ind, ld, w);
+}
+
+static int cind_tail(const struct pnode *e, uint32_t from, uint32_t n, const struct pnode *tail,
+		     int col0, int col, int m, int ind, int ld, int w)
+{
+	for (uint32_t i = from; i < n; i++) {
+		const struct pnode *x = &e[i];
+		int ld1 = tail ? 0 : ld_at(i, n, ld);
+		int elen = 1 + x->len;
+		if (leafish(x) && ((ld1 == 0 && elen + 1 < LL - col && w + elen + 1 <= m) ||
+				   (ld1 > 0 && elen < LL - col - ld1 && w + elen + ld1 <= m))) {
+			col += elen;
+			w += elen;
+		} else {
+			int we;
+			if (cind_element(x, col0, m, ind, ld1, 0, &we))
+				return -1;
+			col = col0 + we;
+			w = we;
+		}
+	}
+	if (tail) {
+		if (tail->len + 1 < LL - col - (ld + 1) && tail->len + 1 + w + (ld + 1) <= m &&
+		    tail->kind == PN_LEAF)
+			return 0;
+		return cind(tail, col, m, ind, ld + 1, 0);
+	}
+	return 0;
+}
+
+static int cind_list(const struct pnode *e, uint32_t n, const struct pnode *tail, int col0, int m,
+		     int ind, int ld, int w)
+{
+	if (n == 0)
+		return 0;
+	int we;
+	int ld0 = n > 1 || tail ? 0 : ld + 1;
+	if (cind_element(&e[0], col0, m, ind, ld0, w, &we))
+		return -1;
+	return cind_tail(e, 1, n, tail, col0, col0 + we, m, ind, ld, w + we);
+}
+
+static int cind(const struct pnode *x, int col, int m, int ind, int ld, int w)
+{
+	if (x->len < LL - col - ld && x->len + w + ld <= m)
+		return 0;
+	switch (x->kind) {
+	case PN_LIST: return cind_list(x->e, x->n, x->tail, col + 1, m, ind, ld, w + 1);
+	case PN_TUPLE: return cind_list(x->e, x->n, NULL, col + 1, m, ind, ld, w + 1);
+	case PN_MAP: return cind_list(x->e, x->n, NULL, col + 2, m, ind, ld, w + 2);
+	case PN_TAGGED: {
+		int tagind = x->tlen + 2, tcol = col + tagind;
+		w += 1;
+		if (ind > 0 && tagind > ind) {
+			int col1 = col + ind;
+			if (m + col1 <= LL || col1 <= LL / 2)
+				return cind_tail(x->e, 1, x->n, NULL, col1, tcol, m, ind, ld, w + x->tlen);
+			return -1;
+		}
+		if (m + tcol < LL || tcol < LL / 2)
+			return cind_list(x->e + 1, x->n - 1, NULL, tcol, m, ind, ld, w + x->tlen + 1);
+		return -1;
+	}
+	default: return 0;
+	}
+}
+
+/* ---- pp: the layout ---- */
 
 static void add_indent(fprof_buf *b, int n)
 {
@@ -976,114 +1196,176 @@ static void add_indent(fprof_buf *b, int n)
 		fprof_buf_addc(b, ' ');
 }
 
-enum { LL = 80 };
+static void pp(fprof_buf *b, const struct pnode *x, int col, int m, int tind, int ind, int ld, int w);
 
-static void pp(fprof_buf *b, const fprof_term *t, int col, int ind, int ld, int w, int m);
-
-/* Element count and element access shared by lists, tuples and maps. */
-static void pp_seq(fprof_buf *b, const fprof_term *e, uint32_t n, const fprof_term *tail,
-		   int col0, int ind, int ld, char sep, int w, int m)
+static int pp_element(fprof_buf *b, const struct pnode *x, int col, int m, int tind, int ind, int ld,
+		      int w)
 {
-	int last = n == 1 && !tail;
-	int ld1 = last ? ld + 1 : 0;
-	int len = (int)term_len(&e[0]);
-	int we;
-	if (is_leaf(&e[0]) && len < LL - col0 - ld1 && len + w + ld1 <= m) {
-		fprof_term_write(b, &e[0]);
-		we = len;
-	} else {
-		pp(b, &e[0], col0, ind, ld1, w, m);
-		we = LL;
+	if (x->kind == PN_PAIR) {
+		if (x->len < LL - col - ld && x->len + w + ld <= m) {
+			pn_write(b, x);
+			return leafish(x) ? x->len : LL;
+		}
+		int i = map_value_indent(tind);
+		pp(b, &x->e[0], col, m, tind, ind, ld, w);
+		fprof_buf_adds(b, " =>\n");
+		add_indent(b, ind + i);
+		pp(b, &x->e[1], col + i, m, tind, ind + i, ld, 0);
+		return LL;
 	}
-	int col = col0 + we;
-	w += we;
-	for (uint32_t i = 1; i < n; i++) {
-		const fprof_term *x = &e[i];
-		last = i + 1 == n && !tail;
-		ld1 = last ? ld + 1 : 0;
-		int elen = 1 + (int)term_len(x);
-		int fits = is_leaf(x) && (ld1 == 0 ? (elen + 1 < LL - col && w + elen + 1 <= m)
-						   : (elen < LL - col - ld1 && w + elen + ld1 <= m));
-		if (fits) {
+	if (x->len < LL - col - ld && x->len + w + ld <= m && x->kind == PN_LEAF) {
+		fprof_term_write(b, x->t);
+		return x->len;
+	}
+	pp(b, x, col, m, tind, ind, ld, w);
+	return LL;
+}
+
+static void pp_tail(fprof_buf *b, const struct pnode *e, uint32_t from, uint32_t n,
+		    const struct pnode *tail, int col0, int col, int m, int tind, int ind, int ld,
+		    char sep, int w)
+{
+	for (uint32_t i = from; i < n; i++) {
+		const struct pnode *x = &e[i];
+		int ld1 = i + 1 < n || tail ? 0 : ld + 1;
+		int elen = 1 + x->len;
+		if (leafish(x) && ((ld1 == 0 && elen + 1 < LL - col && w + elen + 1 <= m) ||
+				   (ld1 > 0 && elen < LL - col - ld1 && w + elen + ld1 <= m))) {
 			fprof_buf_addc(b, ',');
-			fprof_term_write(b, x);
+			pn_write(b, x);
 			col += elen;
 			w += elen;
 		} else {
 			fprof_buf_adds(b, ",\n");
 			add_indent(b, ind);
-			int l = (int)term_len(x);
-			if (is_leaf(x) && l < LL - col0 - ld1 && l + ld1 <= m) {
-				fprof_term_write(b, x);
-				we = l;
-			} else {
-				pp(b, x, col0, ind, ld1, 0, m);
-				we = LL;
-			}
+			int we = pp_element(b, x, col0, m, tind, ind, ld1, 0);
 			col = col0 + we;
 			w = we;
 		}
 	}
 	if (tail) {
-		int l = (int)term_len(tail);
-		if (is_leaf(tail) && l + 1 < LL - col - (ld + 1) && l + 1 + w + (ld + 1) <= m) {
-			fprof_buf_addc(b, sep);
-			fprof_term_write(b, tail);
+		fprof_buf_addc(b, sep);
+		if (tail->len + 1 < LL - col - (ld + 1) && tail->len + 1 + w + (ld + 1) <= m &&
+		    tail->kind == PN_LEAF) {
+			fprof_term_write(b, tail->t);
 		} else {
-			fprof_buf_addc(b, sep);
 			fprof_buf_addc(b, '\n');
 			add_indent(b, ind);
-			pp(b, tail, col0, ind, ld + 1, 0, m);
+			pp(b, tail, col0, m, tind, ind, ld + 1, 0);
 		}
 	}
 }
 
-static void pp(fprof_buf *b, const fprof_term *t, int col, int ind, int ld, int w, int m)
+static void pp_list(fprof_buf *b, const struct pnode *e, uint32_t n, const struct pnode *tail,
+		    int col0, int m, int tind, int ind, int ld, char sep, int w)
 {
-	int len = (int)term_len(t);
-	if ((len < LL - col - ld && len + w + ld <= m) || is_leaf(t) ||
-	    (t->kind == FT_TUPLE && t->n == 0) || t->kind == FT_BINARY) {
-		fprof_term_write(b, t);
+	if (n == 0)
+		return;
+	int ld0 = n > 1 || tail ? 0 : ld + 1;
+	int we = pp_element(b, &e[0], col0, m, tind, ind, ld0, w);
+	pp_tail(b, e, 1, n, tail, col0, col0 + we, m, tind, ind, ld, sep, w + we);
+}
+
+/* io_lib_pretty's pp_binary: numbers wrapped at the line width. */
+static void pp_binary(fprof_buf *b, const struct pnode *x, int col, int m, int ind, int ld, int w)
+{
+	const fprof_term *t = x->t;
+	int lim = LL - col < m - 4 - w ? LL - col : m - 4 - w;
+	int n0 = lim - ld > 8 ? lim - ld : 8, n = n0;
+	fprof_buf_adds(b, "<<");
+	for (uint32_t i = 0; i < t->n; i++) {
+		char item[32];
+		unsigned v = (unsigned char)t->u.s[i];
+		int last = i + 1 == t->n;
+		if (last && t->bits != 8)
+			snprintf(item, sizeof item, "%u:%u", v >> (8 - t->bits), (unsigned)t->bits);
+		else
+			snprintf(item, sizeof item, "%u", v);
+		int len = (int)strlen(item);
+		if (!last) {
+			len += 1;
+			if (n - len < 0) {
+				fprof_buf_addc(b, '\n');
+				add_indent(b, ind);
+				n = n0 - len;
+			} else {
+				n -= len;
+			}
+			fprof_buf_adds(b, item);
+			fprof_buf_addc(b, ',');
+		} else {
+			if (len > n) {
+				fprof_buf_addc(b, '\n');
+				add_indent(b, ind);
+			}
+			fprof_buf_adds(b, item);
+		}
+	}
+	fprof_buf_adds(b, ">>");
+}
+
+static void pp(fprof_buf *b, const struct pnode *x, int col, int m, int tind, int ind, int ld, int w)
+{
+	if ((x->len < LL - col - ld && x->len + w + ld <= m) || x->kind == PN_LEAF) {
+		fprof_term_write(b, x->t);
 		return;
 	}
-	if (t->kind == FT_LIST) {
-		const fprof_term *tail = t->u.e[t->n].kind == FT_NIL ? NULL : &t->u.e[t->n];
+	switch (x->kind) {
+	case PN_LIST:
 		fprof_buf_addc(b, '[');
-		pp_seq(b, t->u.e, t->n, tail, col + 1, ind + 1, ld, '|', w + 1, m);
+		pp_list(b, x->e, x->n, x->tail, col + 1, m, tind, ind + 1, ld, '|', w + 1);
 		fprof_buf_addc(b, ']');
-		return;
-	}
-	if (t->kind == FT_TUPLE && t->n >= 2 && t->u.e[0].kind == FT_ATOM) {
-		/* tagged tuple: {Tag, then the rest aligned after "{Tag," */
-		int tlen = (int)term_len(&t->u.e[0]);
-		int tagind = tlen + 2;
+		break;
+	case PN_TUPLE:
 		fprof_buf_addc(b, '{');
-		fprof_term_write(b, &t->u.e[0]);
-		fprof_buf_addc(b, ',');
-		pp_seq(b, t->u.e + 1, t->n - 1, NULL, col + tagind, ind + tagind, ld, ',',
-		       w + 1 + tlen + 1, m);
+		pp_list(b, x->e, x->n, NULL, col + 1, m, tind, ind + 1, ld, ',', w + 1);
 		fprof_buf_addc(b, '}');
-		return;
-	}
-	if (t->kind == FT_TUPLE) {
+		break;
+	case PN_TAGGED: {
+		int tagind = x->tlen + 2, tcol = col + tagind;
 		fprof_buf_addc(b, '{');
-		pp_seq(b, t->u.e, t->n, NULL, col + 1, ind + 1, ld, ',', w + 1, m);
+		fprof_term_write(b, x->e[0].t);
+		w += 1;
+		if (tind > 0 && tagind > tind)
+			pp_tail(b, x->e, 1, x->n, NULL, col + tind, tcol, m, tind, ind + tind, ld, ',',
+				w + x->tlen);
+		else {
+			fprof_buf_addc(b, ',');
+			pp_list(b, x->e + 1, x->n - 1, NULL, tcol, m, tind, ind + tagind, ld, ',',
+				w + x->tlen + 1);
+		}
 		fprof_buf_addc(b, '}');
-		return;
+		break;
 	}
-	/* maps: written flat (rare in spawn arguments) */
-	fprof_term_write(b, t);
+	case PN_BIN:
+		pp_binary(b, x, col + 2, m, ind + 2, ld, w);
+		break;
+	case PN_MAP:
+		fprof_buf_adds(b, "#{");
+		pp_list(b, x->e, x->n, NULL, col + 2, m, tind, ind + 2, ld, ',', w + 1);
+		fprof_buf_addc(b, '}');
+		break;
+	}
 }
 
 void fprof_term_pretty(fprof_buf *b, const fprof_term *t, int col0)
 {
 	int col = col0 + 1;   /* io_lib_pretty counts columns from 1 */
-	int len = (int)term_len(t);
-	if (len < LL - col || is_leaf(t)) {
-		fprof_term_write(b, t);
+	fprof_arena a = { 0 };
+	struct pnode root;
+	if (!pn_build(&a, t, &root)) {
+		fprof_term_write(b, t);   /* out of memory: flat is still correct Erlang */
+		fprof_arena_release(&a);
 		return;
 	}
-	pp(b, t, col, col - 1, 0, 0, len);
+	if (root.len < LL - col) {
+		fprof_term_write(b, t);
+	} else {
+		int m = root.len;
+		int tind = cind(&root, col, m, -1, 0, 0) == 0 ? -1 : cind(&root, col, m, 4, 0, 0) == 0 ? 4 : 1;
+		pp(b, &root, col, m, tind, col - 1, 0, 0);
+	}
+	fprof_arena_release(&a);
 }
 
 /* ---- term order ------------------------------------------------------------------- */
