@@ -50,6 +50,8 @@ int cg_format_can_read(cg_format format)
 	case CG_FORMAT_CALLGRIND:
 	case CG_FORMAT_XML:
 	case CG_FORMAT_CGTREE:
+	case CG_FORMAT_FPROF_TRACE:
+	case CG_FORMAT_FPROF_ANALYSIS:
 		return 1;
 	default:
 		return 0;
@@ -66,6 +68,7 @@ int cg_format_can_write(cg_format format)
 	case CG_FORMAT_GRAPH:
 	case CG_FORMAT_FOLDED:
 	case CG_FORMAT_DOT:
+	case CG_FORMAT_FPROF:
 		return 1;
 	default:
 		return 0;
@@ -155,6 +158,18 @@ static int read_one(cg_profile **out, cg_format format, const char *path, cg_err
 		if (cg_profile_new(out))
 			return cg_error_set(err, CG_ENOMEM, "out of memory");
 		int rc = cg_read_cgtree(*out, path, err);
+		if (rc) {
+			cg_profile_free(*out);
+			*out = NULL;
+		}
+		return rc;
+	}
+	case CG_FORMAT_FPROF_TRACE:
+	case CG_FORMAT_FPROF_ANALYSIS: {
+		if (cg_profile_new(out))
+			return cg_error_set(err, CG_ENOMEM, "out of memory");
+		int rc = format == CG_FORMAT_FPROF_TRACE ? cg_read_fprof_trace(*out, path, NULL, err)
+							 : cg_read_fprof_analysis(*out, path, err);
 		if (rc) {
 			cg_profile_free(*out);
 			*out = NULL;
@@ -301,6 +316,11 @@ int cg_write(const cg_profile *p, cg_format format, FILE *out, const cg_write_op
 		if ((e = event_index(p, opts, err)) < 0)
 			return e;
 		return cg_write_dot(p, out, e, err);
+	case CG_FORMAT_FPROF: {
+		cg_fprof_analyse_options f;
+		int rc = cg_fprof_analyse_options_parse(&f, opts ? opts->fprof_analyse : NULL, err);
+		return rc ? rc : cg_write_fprof_analysis(p, out, &f, err);
+	}
 	default:
 		return cg_error_set(err, CG_EUSAGE, "cannot write %s output",
 				    cg_format_name(format));
