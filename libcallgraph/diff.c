@@ -548,12 +548,8 @@ void cg_diff_free(cg_diff *d)
 	for (size_t i = 0; i < d->nowned; i++)
 		free(d->owned[i]);
 	free(d->owned);
-	for (unsigned r = 0; r < d->nrules; r++) {
-		free(d->rules[r].text);
-		free(d->rules[r].pattern);
-		free(d->rules[r].pattern2);
-	}
-	free(d->rules);
+	cg_diff_clear_rules(d);
+	free(d->reasons);
 	free(d->findings);
 	free(d);
 }

@@ -43,6 +43,7 @@ struct diff_rule {
 	int percent;
 	double value;            /* threshold in units, percent, or seconds */
 	double time_scale;       /* 0: value is in units; else seconds per value unit */
+	char *within;            /* reason text of the findings within limits */
 };
 
 struct cg_diff {
@@ -76,6 +77,8 @@ struct cg_diff {
 	size_t nchecked_ev;
 	cg_diff_finding *findings;
 	size_t nfindings, findingcap;
+	char **reasons;              /* reason texts of flagged / noise findings */
+	size_t nreasons, reasoncap;
 };
 
 /* diff_graph.c */
@@ -86,6 +89,9 @@ int cg_diff_cycles(const cg_profile *p, uint32_t *cycle_of, cg_error *err);
 /* gprof-style proportional inclusive costs of every function of part
  * (out: nfuncs * nev of p), cycles taken as one unit. */
 int cg_diff_propagate(const cg_profile *p, unsigned part, cg_cost *out, cg_error *err);
+
+/* diff_rules.c: frees the rules, findings and reasons. */
+void cg_diff_clear_rules(cg_diff *d);
 
 /* diff_write.c / diff_xml.c / diff_callgrind.c */
 int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options *o);

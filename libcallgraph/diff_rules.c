@@ -127,6 +127,10 @@ static int parse_rule(const cg_diff *d, const char *text, struct diff_rule *r, c
 		return rule_error(err, text, (size_t)(s - text), "unexpected text after the value");
 	if (!(r->text = dup_range(text, strlen(text))))
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	char within[256];
+	snprintf(within, sizeof within, "rule '%s': within limits", text);
+	if (!(r->within = strdup(within)))
+		return cg_error_set(err, CG_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -156,8 +160,7 @@ static int noisy_metric(int metric)
 }
 
 /* Judges one value against one rule; returns 1 when the item was checked. */
-static int judge(const cg_diff *d, const struct diff_rule *r, size_t event,
-		 cg_diff_finding *f)
+static int judge(cg_diff *d, const struct diff_rule *r, size_t event, cg_diff_finding *f)
 {
 	const cg_diff_value *v = &f->value;
 	if (!v->known || (v->base == 0 && v->new_value == 0))
@@ -184,19 +187,32 @@ static int judge(const cg_diff *d, const struct diff_rule *r, size_t event,
 	f->flagged = exceeded && !f->noise;
 	const char *ev = f->metric == CG_DIFF_CALLS || f->metric == CG_DIFF_ARC_CALLS
 			 ? "calls" : d->events[event]->name;
+	f->reason = r->within;
+	if (!f->flagged && !f->noise)
+		return 1;
+	char reason[256];
 	if (f->flagged && kind == CG_DIFF_SAMPLED)
-		snprintf(f->reason, sizeof f->reason,
+		snprintf(reason, sizeof reason,
 			 "rule '%s': %+lld %s exceeds %s and the sampling noise %.1f (z=%g)",
 			 r->text, (long long)v->delta, ev, limit, f->noise_bound, d->z);
 	else if (f->flagged)
-		snprintf(f->reason, sizeof f->reason, "rule '%s': %+lld %s exceeds %s (%s: any change is real)",
+		snprintf(reason, sizeof reason, "rule '%s': %+lld %s exceeds %s (%s: any change is real)",
 			 r->text, (long long)v->delta, ev, limit, cg_diff_event_kind_name(kind));
-	else if (f->noise)
-		snprintf(f->reason, sizeof f->reason,
+	else
+		snprintf(reason, sizeof reason,
 			 "rule '%s': %+lld %s exceeds %s but is within sampling noise %.1f (z=%g)",
 			 r->text, (long long)v->delta, ev, limit, f->noise_bound, d->z);
-	else
-		snprintf(f->reason, sizeof f->reason, "rule '%s': within %s", r->text, limit);
+	if (d->nreasons == d->reasoncap) {
+		size_t n = d->reasoncap ? d->reasoncap * 2 : 64;
+		char **p = realloc(d->reasons, n * sizeof *p);
+		if (!p)
+			return CG_ENOMEM;
+		d->reasons = p;
+		d->reasoncap = n;
+	}
+	if (!(d->reasons[d->nreasons] = strdup(reason)))
+		return CG_ENOMEM;
+	f->reason = d->reasons[d->nreasons++];
 	return 1;
 }
 
@@ -224,7 +240,10 @@ static int check_rule(cg_diff *d, unsigned ri, size_t event, int *flagged)
 			}
 			f.item = i;
 			cg_diff_value_get(d, scope, r->metric, i, event, &f.value);
-			if (!judge(d, r, event, &f))
+			int checked = judge(d, r, event, &f);
+			if (checked < 0)
+				return checked;
+			if (!checked)
 				continue;
 			if (add_finding(d, &f))
 				return CG_ENOMEM;
@@ -234,23 +253,27 @@ static int check_rule(cg_diff *d, unsigned ri, size_t event, int *flagged)
 	return 0;
 }
 
-static void clear_rules(cg_diff *d)
+void cg_diff_clear_rules(cg_diff *d)
 {
 	for (unsigned r = 0; r < d->nrules; r++) {
 		free(d->rules[r].text);
 		free(d->rules[r].pattern);
 		free(d->rules[r].pattern2);
+		free(d->rules[r].within);
 	}
 	free(d->rules);
 	d->rules = NULL;
 	d->nrules = 0;
 	d->nfindings = 0;
+	for (size_t i = 0; i < d->nreasons; i++)
+		free(d->reasons[i]);
+	d->nreasons = 0;
 }
 
 int cg_diff_check(cg_diff *d, const char *const *rules, size_t nrules,
 		  const char *const *events, size_t nevents, cg_error *err)
 {
-	clear_rules(d);
+	cg_diff_clear_rules(d);
 	if (!nrules) {
 		rules = default_rules;
 		nrules = sizeof default_rules / sizeof default_rules[0];
@@ -272,7 +295,7 @@ int cg_diff_check(cg_diff *d, const char *const *rules, size_t nrules,
 		d->nrules++;
 		int rc = parse_rule(d, rules[i], &d->rules[i], err);
 		if (rc) {
-			clear_rules(d);
+			cg_diff_clear_rules(d);
 			return rc;
 		}
 	}
@@ -286,11 +309,11 @@ int cg_diff_check(cg_diff *d, const char *const *rules, size_t nrules,
 			if (r->time_scale && d->events[ev]->unit_seconds <= 0) {
 				cg_error_set(err, CG_EUSAGE, "rule '%s': event '%s' does not measure time",
 					     r->text, d->events[ev]->name);
-				clear_rules(d);
+				cg_diff_clear_rules(d);
 				return CG_EUSAGE;
 			}
 			if (check_rule(d, ri, ev, &flagged)) {
-				clear_rules(d);
+				cg_diff_clear_rules(d);
 				return cg_error_set(err, CG_ENOMEM, "out of memory");
 			}
 		}

@@ -176,7 +176,7 @@ typedef struct cg_diff_finding {
 	int flagged;            /* 1: limit exceeded; 0: checked and within limits */
 	int noise;              /* 1: threshold exceeded but explained by noise */
 	double noise_bound;     /* z*sqrt(base+new) for sampled events, else 0 */
-	char reason[160];       /* which rule and why, one line */
+	const char *reason;     /* which rule and why, one line; borrowed from the diff */
 } cg_diff_finding;
 
 /* Parses and checks `rules` (none: "self>5%", "calls>0", "arcs>0") for
