@@ -124,6 +124,9 @@ int gp_propagate(cg_gprof_analysis *a, cg_error *err);
 int gp_exact_inclusive(cg_gprof_analysis *a, const uint32_t *arc_of_model, cg_error *err);
 
 
+/* gprof_annotate.c: the -A listing (to `out`, or -ann files). */
+int gp_print_annotated(const cg_gprof_analysis *a, FILE *out, int *first_output);
+
 static inline int gp_is_cycle(const cg_gprof_analysis *a, uint32_t s)
 {
 	return s >= a->nsyms;

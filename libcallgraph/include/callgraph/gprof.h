@@ -36,6 +36,11 @@
  *                             (long)scale * 2 bytes.  Default 0.
  *      "gmon.dimension"       dimension name ("seconds"); default "seconds"
  *      "gmon.dimension_abbrev" dimension letter ("s"); default "s"
+ *      "gprof.source_files"   the source files in gprof's internal list
+ *                             order (most recently seen in .symtab order
+ *                             first), one per line; -A prints files in
+ *                             this order.  Default: files by their first
+ *                             function, last first
  *
  * Threading: no global state; one analysis may be read from several
  * threads once built.
@@ -89,7 +94,8 @@ typedef struct cg_gprof_symspec {
 enum cg_gprof_sections {
 	CG_GPROF_FLAT        = 1u << 0,  /* flat profile */
 	CG_GPROF_GRAPH       = 1u << 1,  /* call graph, followed by the index */
-	CG_GPROF_EXEC_COUNTS = 1u << 2   /* -C execution counts */
+	CG_GPROF_EXEC_COUNTS = 1u << 2,  /* -C execution counts */
+	CG_GPROF_ANNOTATE    = 1u << 3   /* -A annotated source */
 };
 
 typedef struct cg_gprof_options {
@@ -119,11 +125,26 @@ typedef struct cg_gprof_options {
 	 * call-tree input) instead of gprof's proportional estimate.  Off by
 	 * default (then reports are gprof's, whatever the input). */
 	int use_exact_inclusive;
+
+	/* Annotated source (CG_GPROF_ANNOTATE, gprof's -A).  The pointers are
+	 * kept by the analysis: they must outlive it. */
+	const char *const *source_paths; /* -I arguments, then $GPROF_PATH, in
+	                                    order; each may hold dir:dir:... */
+	size_t nsource_paths;
+	unsigned long min_count;     /* -m N: counts below N print as ##### (1) */
+	int table_length;            /* -t N: "Top N Lines" (10; 0 = none) */
+	int all_lines;               /* -x */
+	int separate_files;          /* -y: write BASENAME-ann in the current
+	                                directory instead of the stream */
+	FILE *messages;              /* "PROG: could not locate `F'" and the
+	                                like go here; NULL: nowhere */
+	const char *program_name;    /* PROG in those messages ("gprof") */
 } cg_gprof_options;
 
 #define CG_GPROF_OPTIONS_VERSION 1
 #define CG_GPROF_OPTIONS_INIT \
-	{ CG_GPROF_OPTIONS_VERSION, NULL, 0, 0, 0, 0, 0, 80, 1, 0, 0, 0, 0, 0, 0 }
+	{ CG_GPROF_OPTIONS_VERSION, NULL, 0, 0, 0, 0, 0, 80, 1, 0, 0, 0, 0, 0, 0, \
+	  NULL, 0, 1, 10, 0, 0, NULL, NULL }
 
 /* Writes the report sections `parts` (CG_GPROF_* bits) of part `part` in
  * gprof's order ([-T: graph] flat [normal: graph] index [exec counts]).
