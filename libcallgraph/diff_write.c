@@ -155,9 +155,15 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 	}
 	qsort_r(rows, nrows, sizeof *rows, cmp_rows, (void *)d);
 
-	fprintf(out, "\n%-5s %12s %8s %12s %12s %8s %10s %10s  %s\n", "", "d.self", "d.self%",
-		"self(new)", "d.incl", "d.incl%", "d.calls", "calls(new)", "function");
-	int room = width - 84;
+	/* Below 110 columns the new values make way for the function name. */
+	int wide = width >= 110;
+	if (wide)
+		fprintf(out, "\n%-5s %10s %8s %12s %10s %8s %8s %10s  %s\n", "", "d.self", "d.self%",
+			"self(new)", "d.incl", "d.incl%", "d.calls", "calls(new)", "function");
+	else
+		fprintf(out, "\n%-5s %10s %8s %10s %8s %8s  %s\n", "", "d.self", "d.self%",
+			"d.incl", "d.incl%", "d.calls", "function");
+	int room = width - (wide ? 80 : 56);
 	size_t shown = 0, hidden = 0;
 	for (size_t r = 0; r < nrows; r++) {
 		size_t i = rows[r].item;
@@ -183,8 +189,11 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 		fmt_delta(g, sizeof g, cl.delta);
 		snprintf(h, sizeof h, "%lld", (long long)cl.new_value);
 		cg_diff_item_label(d, i, label, sizeof label);
-		fprintf(out, "%-5s %12s %8s %12lld %12s %8s %10s %10s  ", mark_text(flag[i]), a, b,
-			(long long)s.new_value, c, e, g, h);
+		if (wide)
+			fprintf(out, "%-5s %10s %8s %12lld %10s %8s %8s %10s  ", mark_text(flag[i]), a,
+				b, (long long)s.new_value, c, e, g, h);
+		else
+			fprintf(out, "%-5s %10s %8s %10s %8s %8s  ", mark_text(flag[i]), a, b, c, e, g);
 		print_name(out, label, room > 10 ? room : 10);
 	}
 	if (hidden)
@@ -209,14 +218,17 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 				continue;
 			}
 			if (!arcs_shown++)
-				fprintf(out, "\n%-5s %12s %12s %12s  %s\n", "", "d.calls", "calls(base)",
+				fprintf(out, "\n%-5s %10s %11s %11s  %s\n", "", "d.calls", "calls(base)",
 					"calls(new)", "arc");
 			char l2[256];
 			cg_diff_item_label(d, d->arcs[i].caller, label, sizeof label);
 			cg_diff_item_label(d, d->arcs[i].callee, l2, sizeof l2);
 			fmt_delta(a, sizeof a, v.delta);
-			fprintf(out, "%-5s %12s %12lld %12lld  %s -> %s\n", mark_text(flag[i]), a,
-				(long long)v.base, (long long)v.new_value, label, l2);
+			fprintf(out, "%-5s %10s %11lld %11lld  ", mark_text(flag[i]), a,
+				(long long)v.base, (long long)v.new_value);
+			size_t used = strlen(label);
+			snprintf(label + used, sizeof label - used, " -> %s", l2);
+			print_name(out, label, width - 43 > 10 ? width - 43 : 10);
 		}
 	free(flag);
 	free(rows);

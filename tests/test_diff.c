@@ -365,7 +365,7 @@ static void test_writers(void)
 	check(strstr(s, "FAIL") != NULL);
 	check(strstr(s, "+400") != NULL);
 	/* sorted by impact: c (+400) comes before any other function row */
-	check(strstr(s, "FAIL          +400") != NULL);
+	check(strstr(s, "\nFAIL        +400 ") != NULL);
 	free(s);
 	s = write_to_string(d, CG_DIFF_TAP);
 	if (getenv("SHOW_OUTPUT"))
@@ -390,6 +390,50 @@ static void test_writers(void)
 	cg_profile_free(n);
 }
 
+static void test_table_fits_the_width(void)
+{
+	cg_profile *p[2];
+	char name[201];
+	memset(name, 'x', 200);
+	name[200] = '\0';
+	for (int s = 0; s < 2; s++) {
+		p[s] = new_profile();
+		cg_fid m = fn(p[s], "main", "m.c"), l = fn(p[s], name, "m.c");
+		self(p[s], 0, l, 10, 10 + s);
+		cg_profile_add_arc(p[s], 0, m, l, 1 + (uint64_t)s, NULL, NULL);
+	}
+	cg_diff *d;
+	check_int(cg_diff_new(&d, p[0], p[1], NULL, NULL), ==, 0);
+	check_int(check_rules(d, "self>0", "arcs>0", "csc"), ==, 2);
+	for (unsigned width = 80; width <= 160; width += 40) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		cg_diff_write_options o = CG_DIFF_WRITE_OPTIONS_INIT;
+		o.width = width;
+		check_int(cg_diff_write(d, CG_DIFF_TABLE, f, &o, NULL), ==, 0);
+		fclose(f);
+		char *end = strstr(buf, "\nLimits exceeded");
+		check(end != NULL);
+		if (end)
+			*end = '\0';
+		int rows = 0;
+		for (char *line = buf, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl)
+				break;
+			check_int(nl - line, <=, (long)width);
+			*nl = '\0';
+			rows += strstr(line, "xxx...") != NULL;
+		}
+		check_int(rows, ==, 2);   /* the function row and the arc row */
+		free(buf);
+	}
+	cg_diff_free(d);
+	cg_profile_free(p[0]);
+	cg_profile_free(p[1]);
+}
+
 int main(void)
 {
 	TEST(test_identical_profiles_pass(), "identical profiles give no finding above limits");
@@ -403,5 +447,6 @@ int main(void)
 	TEST(test_bad_rules_are_usage_errors(), "malformed rules are usage errors with a message");
 	TEST(test_no_common_event_is_a_mismatch(), "profiles without a common event do not compare");
 	TEST(test_writers(), "table, TAP, XML and Callgrind writers");
+	TEST(test_table_fits_the_width(), "table rows are cut to the line width");
 	return tap_done();
 }
