@@ -4,8 +4,10 @@
  * crediting histogram bins to symbols and mapping arcs to symbols
  * (../shared/specs/gprof.md, sections 2, 4 and 5.1).
  *
- * A file is read into memory and parsed with a cursor that checks every
- * length against what remains, so no count from the file is trusted.
+ * A file is streamed through a fixed window (memory does not grow with
+ * the file) by a cursor that checks every length against what is there,
+ * so no count from the file is trusted; histograms are kept sparse (only
+ * bins with samples), so a bin count from the file allocates nothing.
  * Error messages are gprof's, because cgprof must print them.
  */
 #include <errno.h>
@@ -24,7 +26,10 @@ enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
 typedef struct hist_record {
 	uint64_t lowpc, highpc;
 	uint32_t num_bins;
-	int *sample;           /* gprof sums bins as int */
+	/* bins with samples, ascending; gprof sums bins as int */
+	size_t n;
+	uint32_t *bin;
+	int *count;
 } hist_record;
 
 struct cg_gmon_reader {
@@ -48,17 +53,40 @@ struct cg_gmon_reader {
 
 /* ---- small helpers ------------------------------------------------------ */
 
+#define WINDOW 65536
+
 typedef struct cursor {
-	const unsigned char *d;
-	size_t size, pos;
+	const unsigned char *d;  /* window onto the input */
+	size_t size, pos;        /* window length, position in it */
+	FILE *f;                 /* NULL: the whole input is the window */
+	unsigned char *buf;      /* window storage when streaming (WINDOW) */
 	int big_endian;
 	int addr_bytes;
 	int sign_extend;
 } cursor;
 
-static int have(const cursor *c, size_t n)
+/* Makes n (<= WINDOW) bytes available at the position; 0 at end of data. */
+static int have(cursor *c, size_t n)
 {
-	return c->size - c->pos >= n;
+	size_t left = c->size - c->pos;
+
+	if (left >= n)
+		return 1;
+	if (c->f == NULL || n > WINDOW)
+		return 0;
+	memmove(c->buf, c->d + c->pos, left);
+	c->d = c->buf;
+	c->pos = 0;
+	c->size = left + fread(c->buf + left, 1, WINDOW - left, c->f);
+	return c->size >= n;
+}
+
+/* Positions at byte `off` of the input; only used in the first window
+ * (file headers), which is never discarded before. */
+static void seek_start(cursor *c, size_t off)
+{
+	have(c, off);
+	c->pos = off < c->size ? off : c->size;
 }
 
 static uint32_t get32(cursor *c)
@@ -192,21 +220,92 @@ static hist_record *new_hist(cg_gmon_reader *r, uint64_t lo, uint64_t hi, uint32
 {
 	hist_record *h = realloc(r->hist, (r->nhist + 1) * sizeof *h);
 
-	if (h == NULL)
-		goto oom;
+	if (h == NULL) {
+		gfail(r, err, CG_ENOMEM, 1, "%s: out of memory", name);
+		return NULL;
+	}
 	r->hist = h;
-	h = &r->hist[r->nhist];
+	h = &r->hist[r->nhist++];
+	memset(h, 0, sizeof *h);
 	h->lowpc = lo;
 	h->highpc = hi;
 	h->num_bins = bins;
-	h->sample = calloc(bins ? bins : 1, sizeof *h->sample);
-	if (h->sample == NULL)
-		goto oom;
-	r->nhist++;
 	return h;
-oom:
-	gfail(r, err, CG_ENOMEM, 1, "%s: out of memory for %u histogram bins", name, bins);
-	return NULL;
+}
+
+/* Reads h->num_bins 16-bit bins and adds them into h (gprof's int sums).
+ * Returns the number of bins read; fewer than num_bins at end of data. */
+static int add_bins(hist_record *h, cursor *c, uint32_t *nread)
+{
+	size_t cap = 0, n = 0, i = 0, j = 0, k = 0;
+	uint32_t *nb = NULL, *bin = NULL;
+	int *nc = NULL, *cnt = NULL;
+	uint32_t b;
+	int rc = 0;
+
+	/* the file's nonzero bins, in order */
+	for (b = 0; b < h->num_bins; b++) {
+		uint16_t v;
+
+		if (!have(c, 2))
+			break;
+		v = get16(c);
+		if (v == 0)
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+			uint32_t *xb = realloc(nb, ncap * sizeof *nb);
+			int *xc;
+
+			if (xb == NULL) {
+				rc = CG_ENOMEM;
+				goto out;
+			}
+			nb = xb;
+			xc = realloc(nc, ncap * sizeof *nc);
+			if (xc == NULL) {
+				rc = CG_ENOMEM;
+				goto out;
+			}
+			nc = xc;
+			cap = ncap;
+		}
+		nb[n] = b;
+		nc[n++] = v;
+	}
+	*nread = b;
+	/* merge with what earlier files put in this record */
+	bin = malloc((h->n + n + 1) * sizeof *bin);
+	cnt = malloc((h->n + n + 1) * sizeof *cnt);
+	if (bin == NULL || cnt == NULL) {
+		rc = CG_ENOMEM;
+		goto out;
+	}
+	while (i < h->n || j < n) {
+		if (j == n || (i < h->n && h->bin[i] < nb[j])) {
+			bin[k] = h->bin[i];
+			cnt[k++] = h->count[i++];
+		} else if (i == h->n || nb[j] < h->bin[i]) {
+			bin[k] = nb[j];
+			cnt[k++] = nc[j++];
+		} else {
+			bin[k] = nb[j];
+			cnt[k++] = (int)((unsigned)h->count[i++] + (unsigned)nc[j++]);
+		}
+	}
+	free(h->bin);
+	free(h->count);
+	h->bin = bin;
+	h->count = cnt;
+	h->n = k;
+	bin = NULL;
+	cnt = NULL;
+out:
+	free(nb);
+	free(nc);
+	free(bin);
+	free(cnt);
+	return rc;
 }
 
 static double bins_scale(uint64_t lo, uint64_t hi, uint32_t bins)
@@ -272,22 +371,16 @@ static int read_hist_record(cg_gmon_reader *r, cursor *c, const char *name, cg_e
 
 		if (rc < 0)
 			return rc;
-		/* never allocate more bins than the file can hold */
-		if (!have(c, (size_t)bins * 2))
-			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
-					    "%s: unexpected EOF after reading %u of %u samples",
-					    PFX(r), name, (unsigned)((c->size - c->pos) / 2), bins);
 		h = new_hist(r, lo, hi, bins, name, err);
 		if (h == NULL)
 			return CG_ENOMEM;
 	}
-	for (i = 0; i < h->num_bins; i++) {
-		if (!have(c, 2))
-			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
-					    "%s: unexpected EOF after reading %u of %u samples",
-					    PFX(r), name, i, h->num_bins);
-		h->sample[i] = (int)((unsigned)h->sample[i] + get16(c));
-	}
+	if (add_bins(h, c, &i) < 0)
+		return gfail(r, err, CG_ENOMEM, 1, "%s: out of memory", name);
+	if (i < h->num_bins)
+		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
+			     "%s: unexpected EOF after reading %u of %u samples",
+			     PFX(r), name, i, h->num_bins);
 	return 0;
 }
 
@@ -332,12 +425,16 @@ static int read_arc_record(cg_gmon_reader *r, cursor *c, const char *name, cg_er
 
 static int skip_cstring(cursor *c)
 {
-	const unsigned char *nul = memchr(c->d + c->pos, '\0', c->size - c->pos);
+	while (have(c, 1)) {
+		const unsigned char *nul = memchr(c->d + c->pos, '\0', c->size - c->pos);
 
-	if (nul == NULL)
-		return -1;
-	c->pos = (size_t)(nul - c->d) + 1;
-	return 0;
+		if (nul != NULL) {
+			c->pos = (size_t)(nul - c->d) + 1;
+			return 0;
+		}
+		c->pos = c->size;
+	}
+	return -1;
 }
 
 static int read_bb_record(cg_gmon_reader *r, cursor *c, const char *name, cg_error *err)
@@ -384,12 +481,12 @@ static int read_gnu(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 {
 	int rc = 0;
 
-	c->pos = 4;
+	seek_start(c, 4);
 	r->file_version = (int)get32(c);
 	if (r->file_version != 1 && r->file_version != 0)
 		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT "file `%s' has unsupported version %d",
 				    PFX(r), name, r->file_version);
-	c->pos = 20;
+	seek_start(c, 20);
 	while (rc == 0 && have(c, 1)) {
 		unsigned tag = c->d[c->pos++];
 
@@ -434,7 +531,7 @@ static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 	/* both BSD headers begin with low_pc, high_pc, ncnt */
 	r->input_hist = r->input_arcs = 1;
 	r->input_bb = 0;
-	c->pos = 0;
+	seek_start(c, 0);
 	if (!have(c, 2u * c->addr_bytes + 8))
 		return gfail(r, err, CG_EFORMAT, 1, "%s: file too short to be a gmon file", name);
 	lo = get_vma(c);
@@ -459,7 +556,7 @@ static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 					    PFX(r), name);
 		header = c->addr_bytes == 4 ? 12 : 20;
 	}
-	c->pos = (size_t)header <= c->size ? (size_t)header : c->size;
+	seek_start(c, (size_t)header);
 	samp_bytes = (int)(ncnt - (uint32_t)header);
 	bins = (uint32_t)samp_bytes / 2;
 	if (r->nhist > 0 && (lo != r->hist[0].lowpc || hi != r->hist[0].highpc ||
@@ -469,10 +566,6 @@ static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
 				    "file '%s' does not appear to be in gmon.out format", PFX(r), name);
 	if (r->nhist == 0) {
-		if (!have(c, (size_t)bins * 2))
-			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
-					    "unexpected EOF after reading %d/%d bins", PFX(r),
-					    (int)((c->size - c->pos) / 2) - 1, (int)bins);
 		if (new_hist(r, lo, hi, bins, name, err) == NULL)
 			return CG_ENOMEM;
 		r->scale = bins_scale(lo, hi, bins);
@@ -480,14 +573,12 @@ static int read_bsd(cg_gmon_reader *r, cursor *c, const char *name, int counts[3
 	h = &r->hist[0];
 	if (bins)
 		counts[0]++;
-	for (i = 0; i < bins; i++) {
-		if (!have(c, 2))
-			/* gprof prints the index of the last bin it did read */
-			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
-					    "unexpected EOF after reading %d/%d bins", PFX(r),
-					    (int)i - 1, (int)bins);
-		h->sample[i] = (int)((unsigned)h->sample[i] + get16(c));
-	}
+	if (add_bins(h, c, &i) < 0)
+		return gfail(r, err, CG_ENOMEM, 1, "%s: out of memory", name);
+	if (i < bins)
+		/* gprof prints the index of the last bin it did read */
+		return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT
+			     "unexpected EOF after reading %d/%d bins", PFX(r), (int)i - 1, (int)bins);
 	/* arcs until the data runs out; a partial last record is ignored */
 	while (have(c, 2u * c->addr_bytes + (size_t)c->addr_bytes)) {
 		uint64_t from = get_vma(c), self = get_vma(c);
@@ -518,10 +609,9 @@ static void print_file_info(cg_gmon_reader *r, const char *name, const int count
 	fprintf(f, "\t%d basic-block count record%s\n", counts[2], counts[2] == 1 ? "" : "s");
 }
 
-int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name, const void *data, size_t size,
-			       cg_error *err)
+static int read_cursor(cg_gmon_reader *r, cursor *cp, const char *name, cg_error *err)
 {
-	cursor c = { data, size, 0, r->st.big_endian, r->st.addr_bytes, r->st.sign_extend };
+	cursor c = *cp;
 	int counts[3] = { 0, 0, 0 };
 	char fmt = r->o.file_format ? r->o.file_format : 'a';
 	int magic, rc;
@@ -531,9 +621,9 @@ int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name, const void *
 	if (fmt == 'p')
 		return gfail(r, err, CG_EUSAGE, 1, CG_PROG_PREFIX_FMT
 				    "sorry, file format `prof' is not yet supported", PFX(r));
-	if (size < 20)
+	if (!have(&c, 20))
 		return gfail(r, err, CG_EFORMAT, 1, "%s: file too short to be a gmon file", name);
-	magic = memcmp(data, "gmon", 4) == 0;
+	magic = memcmp(c.d, "gmon", 4) == 0;
 	if (fmt == 'm' || (fmt == 'a' && magic)) {
 		if (!magic)
 			return gfail(r, err, CG_EFORMAT, 1, CG_PROG_PREFIX_FMT "file `%s' has bad magic cookie",
@@ -550,36 +640,12 @@ int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name, const void *
 	return rc;
 }
 
-static int slurp(FILE *f, unsigned char **out, size_t *out_size)
+int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name, const void *data, size_t size,
+			       cg_error *err)
 {
-	size_t cap = 1 << 16, n = 0;
-	unsigned char *buf = malloc(cap);
+	cursor c = { data, size, 0, NULL, NULL, r->st.big_endian, r->st.addr_bytes, r->st.sign_extend };
 
-	if (buf == NULL)
-		return CG_ENOMEM;
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-
-		n += got;
-		/* a read error (e.g. a directory) ends the data, as a short
-		 * fread does for gprof: the format checks then say what is
-		 * missing */
-		if (n < cap)
-			break;
-		{
-			unsigned char *bigger = realloc(buf, cap * 2);
-
-			if (bigger == NULL) {
-				free(buf);
-				return CG_ENOMEM;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	*out = buf;
-	*out_size = n;
-	return 0;
+	return read_cursor(r, &c, name, err);
 }
 
 const char *cg_gmon_reader_gprof_message(const cg_gmon_reader *r)
@@ -591,23 +657,21 @@ int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error *err)
 {
 	int is_stdin = strcmp(path, "-") == 0;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	unsigned char *data;
-	size_t size;
+	cursor c = { NULL, 0, 0, f, NULL, r->st.big_endian, r->st.addr_bytes, r->st.sign_extend };
 	int rc;
 
+	/* a read error (e.g. on a directory) ends the data, as a short fread
+	 * does for gprof: the format checks then say what is missing */
 	if (f == NULL)
 		return gfail(r, err, CG_EIO, 1, "%s: %s", path, strerror(errno));
-	rc = slurp(f, &data, &size);
-	if (rc == CG_EIO)
-		gfail(r, err, rc, 1, "%s: %s", path, strerror(errno));
-	else if (rc < 0)
-		gfail(r, err, rc, 1, "%s: out of memory", path);
+	c.buf = malloc(WINDOW);
+	if (c.buf == NULL)
+		rc = gfail(r, err, CG_ENOMEM, 1, "%s: out of memory", path);
+	else
+		rc = read_cursor(r, &c, path, err);
+	free(c.buf);
 	if (!is_stdin)
 		fclose(f);
-	if (rc < 0)
-		return rc;
-	rc = cg_gmon_reader_read_buffer(r, path, data, size, err);
-	free(data);
 	return rc;
 }
 
@@ -680,8 +744,10 @@ void cg_gmon_reader_free(cg_gmon_reader *r)
 
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->nhist; i++)
-		free(r->hist[i].sample);
+	for (i = 0; i < r->nhist; i++) {
+		free(r->hist[i].bin);
+		free(r->hist[i].count);
+	}
 	free(r->hist);
 	free(r->gprof_text);
 	cg_symtab_release(&r->st);
@@ -697,10 +763,11 @@ static void assign_record(cg_gmon_reader *r, const hist_record *h, double *time,
 	const cg_sym *s = r->st.syms;
 	size_t n = r->st.n, j, k = 1;
 	uint64_t low = h->lowpc / 2;
-	uint32_t i;
+	size_t e;
 
-	for (i = 0; i < h->num_bins; i++) {
-		unsigned count = (unsigned)h->sample[i];
+	for (e = 0; e < h->n; e++) {
+		uint32_t i = h->bin[e];
+		unsigned count = (unsigned)h->count[e];
 		uint64_t bin_lo, bin_hi;
 		double count_time;
 
@@ -785,11 +852,11 @@ int cg_gmon_reader_finish(cg_gmon_reader *r, cg_error *err)
 			passes[i] = r->o.flat_filter == NULL ||
 				    r->o.flat_filter(r->o.flat_filter_ctx, p, (cg_fid)i) != 0;
 		for (i = 0; i < r->nhist; i++) {
-			uint32_t b;
+			size_t e;
 
 			assign_record(r, &r->hist[i], time, &total, passes);
-			for (b = 0; b < r->hist[i].num_bins; b++)
-				r->total_samples += (unsigned)r->hist[i].sample[b];
+			for (e = 0; e < r->hist[i].n; e++)
+				r->total_samples += (unsigned)r->hist[i].count[e];
 		}
 		for (i = 0; i < n && rc == 0; i++) {
 			cg_cost c = (cg_cost)llround(time[i]);
