@@ -257,24 +257,28 @@ int main(int argc, char **argv)
 	a.transparent = calloc(max, sizeof *a.transparent);
 	a.map_old = calloc(max, sizeof *a.map_old);
 	a.map_new = calloc(max, sizeof *a.map_new);
+	cg_profile *p[2] = { NULL, NULL };
+	cg_diff *d = NULL;
+	int status = 0, rc;
 	if (!a.rules || !a.events || !a.transparent || !a.map_old || !a.map_new) {
 		fprintf(stderr, "%s: out of memory\n", prog);
-		return 3;
+		status = 3;
+		goto out;
 	}
-	int rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 2 : 0;
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		status = rc < 0 ? 2 : 0;
+		goto out;
+	}
 	if (!a.wopts.width)
 		a.wopts.width = terminal_width();
 	a.dopts.map_old = a.map_old;
 	a.dopts.map_new = a.map_new;
 	a.dopts.nmap = a.nmap;
 
-	cg_profile *p[2] = { NULL, NULL };
-	int status = read_side(&a, 0, &p[0]);
+	status = read_side(&a, 0, &p[0]);
 	if (!status)
 		status = read_side(&a, 1, &p[1]);
-	cg_diff *d = NULL;
 	cg_error err = CG_ERROR_INIT;
 	if (!status && (rc = cg_diff_new(&d, p[0], p[1], &a.dopts, &err)) != 0) {
 		fprintf(stderr, "%s: %s and %s: %s\n", prog, a.paths[0], a.paths[1], err.message);
@@ -294,6 +298,7 @@ int main(int argc, char **argv)
 		status = write_report(d, CG_DIFF_CALLGRIND, a.callgrind, &a.wopts);
 	if (!status && flagged > 0)
 		status = 1;
+out:
 	cg_diff_free(d);
 	cg_profile_free(p[0]);
 	cg_profile_free(p[1]);
