@@ -136,6 +136,11 @@ out:
 
 int cg_diff_cycles(const cg_profile *p, uint32_t *cycle_of, cg_error *err)
 {
+	/* One part: gprof's own cycles, so cgdiff groups exactly what cgprof
+	 * prints as a cycle.  Several parts: the components of their union. */
+	uint32_t ncycles;
+	if (cg_profile_part_count(p) == 1 && cg_gprof_cycles(p, 0, cycle_of, &ncycles, NULL) == 0)
+		return 0;
 	struct graph g;
 	if (graph_build(&g, p, -1))
 		return cg_error_set(err, CG_ENOMEM, "out of memory");

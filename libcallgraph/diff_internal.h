@@ -82,9 +82,10 @@ struct cg_diff {
 };
 
 /* diff_graph.c */
-/* Strongly connected components of the union of the arcs of all parts:
- * cycle_of[f] = 0 for functions not in a cycle of two or more, else a
- * component number from 1. */
+/* Cycles: cycle_of[f] = 0 for functions not in a cycle, else a cycle
+ * number from 1.  gprof's cycles (cg_gprof_cycles) for one-part profiles,
+ * else the strongly connected components (two or more functions) of the
+ * union of the arcs of all parts. */
 int cg_diff_cycles(const cg_profile *p, uint32_t *cycle_of, cg_error *err);
 /* gprof-style proportional inclusive costs of every function of part
  * (out: nfuncs * nev of p), cycles taken as one unit. */

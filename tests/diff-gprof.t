@@ -68,6 +68,19 @@ echo "$out" | grep -q "Failed tests*: *[0-9]"
 is "prove names the failing tests" "$?" 0
 ok "prove passes the unchanged pair" prove ./same.t
 
+# Cycles as gprof finds them: work moved from odd() to even() inside the
+# even/odd recursion is a change per function, none for the cycle.
+gcc -pg -O1 -g -o r0 "$CG_TOP/testdata/diff/recurse.c" &&
+gcc -pg -O1 -g -DMOVE -o rm "$CG_TOP/testdata/diff/recurse.c" &&
+./r0 >/dev/null && mv gmon.out r0.gmon && ./rm >/dev/null && mv gmon.out rm.gmon ||
+	{ echo "Bail out! cannot profile recurse.c"; exit 1; }
+exit_status "recursion: the calls moved from odd to even fail without --cycles" 1 \
+	"$BIN/cgdiff" --base-exe r0 --new-exe rm r0.gmon rm.gmon
+"$BIN/cgdiff" --cycles --base-exe r0 --new-exe rm -t tap r0.gmon rm.gmon >cyc.tap
+is "recursion with --cycles: the cycle is unchanged, exit 0" "$?" 0
+grep -q '^ok [0-9]* - arc main -> <cycle even>$' cyc.tap
+is "recursion with --cycles: main calls <cycle even>" "$?" 0
+
 # Usage and input errors.
 exit_status "bad rule: exit 2" 2 "$BIN/cgdiff" --exe base --fail 'speed>1' base0.gmon base1.gmon
 exit_status "one profile only: exit 2" 2 "$BIN/cgdiff" base0.gmon
