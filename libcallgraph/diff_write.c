@@ -82,13 +82,18 @@ static int cmp_rows(const void *a, const void *b, void *ctx)
 	return c ? c : (x->item > y->item) - (x->item < y->item);
 }
 
-static void verdict_marks(const cg_diff *d, int metric_is_arc, unsigned char *flag, size_t n)
+/* flag[item] |= 1 when a finding on it failed, 2 when one was noise; for
+ * functions only findings of event `ev` (or call counts) count. */
+static void verdict_marks(const cg_diff *d, int metric_is_arc, size_t ev, unsigned char *flag,
+			  size_t n)
 {
 	memset(flag, 0, n);
 	for (size_t i = 0; i < d->nfindings; i++) {
 		const cg_diff_finding *f = &d->findings[i];
 		int is_arc = f->metric == CG_DIFF_ARC_CALLS || f->metric == CG_DIFF_ARC_INCLUSIVE;
 		if (f->metric == CG_DIFF_TOTAL || is_arc != metric_is_arc || f->item >= n)
+			continue;
+		if (!is_arc && f->metric != CG_DIFF_CALLS && f->event != ev)
 			continue;
 		if (f->flagged)
 			flag[f->item] |= 1;
@@ -111,37 +116,15 @@ static void print_name(FILE *out, const char *name, int room)
 		fprintf(out, "%.*s...\n", room - 3, name);
 }
 
-int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options *o)
+/* The changed functions for one event, sorted by impact. */
+static int write_function_rows(const cg_diff *d, FILE *out, const cg_diff_write_options *o,
+			       size_t ev, unsigned char *flag, struct row *rows, size_t *hidden)
 {
-	size_t ev = d->nchecked_ev ? d->checked_ev[0] : 0;
-	const cg_event *event = d->events[ev];
 	int width = o->width ? (int)o->width : 80;
 	size_t limit = o->limit ? o->limit : 20;
 	char a[32], b[32], c[32], e[32], g[32], h[32], label[512];
-	cg_diff_value v;
-
-	fprintf(out, "cgdiff: event %s (%s", event->name, cg_diff_event_kind_name(d->kind[ev]));
-	if (d->kind[ev] == CG_DIFF_SAMPLED)
-		fprintf(out, ", noise z=%g", d->z);
-	fprintf(out, ")\n");
-	for (size_t k = 0; k < d->nchecked_ev; k++) {
-		size_t x = d->checked_ev[k];
-		cg_diff_value_get(d, 0, CG_DIFF_TOTAL, 0, x, &v);
-		fmt_relative(a, sizeof a, &v);
-		fprintf(out, "total %s: %lld -> %lld (%+lld, %s)\n", d->events[x]->name,
-			(long long)v.base, (long long)v.new_value, (long long)v.delta, a);
-	}
-
-	size_t n = d->nfuncs;
-	unsigned char *flag = malloc(n ? n : 1);
-	struct row *rows = malloc((n ? n : 1) * sizeof *rows);
-	if (!flag || !rows) {
-		free(flag);
-		free(rows);
-		return CG_ENOMEM;
-	}
-	verdict_marks(d, 0, flag, n);
-	size_t nrows = 0;
+	size_t n = d->nfuncs, nrows = 0;
+	verdict_marks(d, 0, ev, flag, n);
 	for (size_t i = 0; i < n; i++) {
 		cg_diff_value s, in, cl;
 		cg_diff_value_get(d, 0, CG_DIFF_SELF, i, ev, &s);
@@ -157,6 +140,8 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 
 	/* Below 110 columns the new values make way for the function name. */
 	int wide = width >= 110;
+	if (d->nchecked_ev > 1)
+		fprintf(out, "\nevent %s:", d->events[ev]->name);
 	if (wide)
 		fprintf(out, "\n%-5s %10s %8s %12s %10s %8s %8s %10s  %s\n", "", "d.self", "d.self%",
 			"self(new)", "d.incl", "d.incl%", "d.calls", "calls(new)", "function");
@@ -164,11 +149,11 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 		fprintf(out, "\n%-5s %10s %8s %10s %8s %8s  %s\n", "", "d.self", "d.self%",
 			"d.incl", "d.incl%", "d.calls", "function");
 	int room = width - (wide ? 80 : 56);
-	size_t shown = 0, hidden = 0;
+	size_t shown = 0;
 	for (size_t r = 0; r < nrows; r++) {
 		size_t i = rows[r].item;
 		if (!rows[r].flagged && !o->all && shown >= limit) {
-			hidden++;
+			(*hidden)++;
 			continue;
 		}
 		if (!rows[r].flagged)
@@ -196,8 +181,51 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 			fprintf(out, "%-5s %10s %8s %10s %8s %8s  ", mark_text(flag[i]), a, b, c, e, g);
 		print_name(out, label, room > 10 ? room : 10);
 	}
-	if (hidden)
-		fprintf(out, "(%zu more changed functions; --all shows them)\n", hidden);
+	if (*hidden)
+		fprintf(out, "(%zu more changed functions; --all shows them)\n", *hidden);
+	return 0;
+}
+
+int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options *o)
+{
+	size_t ev = d->nchecked_ev ? d->checked_ev[0] : 0;
+	int width = o->width ? (int)o->width : 80;
+	size_t limit = o->limit ? o->limit : 20;
+	char a[32], label[512];
+	cg_diff_value v;
+
+	fprintf(out, "cgdiff:");
+	for (size_t k = 0; k < d->nchecked_ev; k++) {
+		size_t x = d->checked_ev[k];
+		fprintf(out, "%s event %s (%s", k ? "," : "", d->events[x]->name,
+			cg_diff_event_kind_name(d->kind[x]));
+		if (d->kind[x] == CG_DIFF_SAMPLED)
+			fprintf(out, ", noise z=%g", d->z);
+		fprintf(out, ")");
+	}
+	fprintf(out, "\n");
+	for (size_t k = 0; k < d->nchecked_ev; k++) {
+		size_t x = d->checked_ev[k];
+		cg_diff_value_get(d, 0, CG_DIFF_TOTAL, 0, x, &v);
+		fmt_relative(a, sizeof a, &v);
+		fprintf(out, "total %s: %lld -> %lld (%+lld, %s)\n", d->events[x]->name,
+			(long long)v.base, (long long)v.new_value, (long long)v.delta, a);
+	}
+
+	size_t n = d->nfuncs, hidden = 0;
+	unsigned char *flag = malloc(n ? n : 1);
+	struct row *rows = malloc((n ? n : 1) * sizeof *rows);
+	if (!flag || !rows) {
+		free(flag);
+		free(rows);
+		return CG_ENOMEM;
+	}
+	for (size_t k = 0; k < d->nchecked_ev || k == 0; k++) {
+		hidden = 0;
+		write_function_rows(d, out, o, d->nchecked_ev ? d->checked_ev[k] : ev, flag, rows,
+				    &hidden);
+	}
+	hidden = 0;
 
 	/* Arcs whose call count changed, flagged first. */
 	free(flag);
@@ -206,7 +234,7 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 		free(rows);
 		return CG_ENOMEM;
 	}
-	verdict_marks(d, 1, flag, d->narcs);
+	verdict_marks(d, 1, 0, flag, d->narcs);
 	size_t arcs_shown = 0;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < d->narcs; i++) {
