@@ -45,6 +45,7 @@ struct cr {
 	int npos, line_col;     /* subposition columns; which one is the line (-1) */
 	uint64_t last[MAX_POSITIONS];
 	struct names obs, files, fns;
+	struct cg_hashmap fn_of_id;   /* function id -> function */
 	char *pending_desc[CG_MAX_EVENTS * 2];
 	const char *part_label[3];  /* pid, thread, part values of this part */
 	const char **labels;        /* thread, part per part */
@@ -219,6 +220,7 @@ static int start_part(struct cr *c)
 	names_reset(&c->obs);
 	names_reset(&c->files);
 	names_reset(&c->fns);
+	cg_hashmap_release(&c->fn_of_id);
 	c->ob = c->fl = c->cob = c->cfi = NULL;
 	c->have_fn = c->have_callee = c->in_inline = 0;
 	c->pending = NONE;
@@ -468,6 +470,32 @@ static int intern_fn(struct cr *c, const char *name, const char *ob, const char 
 	return 0;
 }
 
+/* A function id stands for the function it was defined with, whatever
+ * object and file are current when it is used again (KCachegrind binds
+ * ids that way; callgrind hands out one id per function). */
+static int function_ref(struct cr *c, const char *v, const char *ob, const char *fl,
+			cg_fid *out)
+{
+	const char *s = skip_blanks(v), *name;
+	uint64_t id = 0;
+	int compressed = s[0] == '(' && s[1] >= '0' && s[1] <= '9';
+	if (compressed) {
+		const char *p = s + 1;
+		if (parse_u64(&p, &id) || *p != ')' || id > UINT32_MAX)
+			return fail(c, "invalid compressed function '%.60s'", s);
+		uint32_t idx;
+		if (!*skip_blanks(p + 1) && cg_hashmap_get(&c->fn_of_id, id, &idx)) {
+			*out = idx;
+			return 0;
+		}
+	}
+	if (parse_name(c, &c->fns, "function", s, &name) || intern_fn(c, name, ob, fl, out))
+		return c->rc;
+	if (compressed && cg_hashmap_put(&c->fn_of_id, id, *out))
+		return oom(c);
+	return 0;
+}
+
 static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 {
 	const char *name;
@@ -500,11 +528,9 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 		return 0;
 	}
 	if (KEY("fn")) {
-		if (parse_name(c, &c->fns, "function", v, &name))
-			return c->rc;
 		c->in_inline = 0;
 		c->have_fn = 1;
-		return intern_fn(c, name, c->ob, c->fl, &c->fn);
+		return function_ref(c, v, c->ob, c->fl, &c->fn);
 	}
 	if (KEY("cob")) {
 		if (parse_name(c, &c->obs, "object", v, &name))
@@ -519,11 +545,9 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 		return 0;
 	}
 	if (KEY("cfn")) {
-		if (parse_name(c, &c->fns, "function", v, &name))
-			return c->rc;
 		c->have_callee = 1;
-		return intern_fn(c, name, c->cob ? c->cob : c->ob, c->cfi ? c->cfi : c->fl,
-				 &c->callee);
+		return function_ref(c, v, c->cob ? c->cob : c->ob, c->cfi ? c->cfi : c->fl,
+				    &c->callee);
 	}
 	if (KEY("jfi") || KEY("jfn")) {
 		/* jump targets: keep the name tables right, nothing else */
@@ -631,6 +655,7 @@ int cg_read_callgrind_stream(cg_profile **out, FILE *in, const char *name, cg_er
 	names_free(&c.obs);
 	names_free(&c.files);
 	names_free(&c.fns);
+	cg_hashmap_release(&c.fn_of_id);
 	if (!c.rc)
 		name_parts(&c);
 	free(c.labels);

@@ -283,8 +283,9 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		}
 		have_cur = 1;
 		put_function(w, "fn", (cg_fid)f);
-		if (has_self)
-			put_costs(w, fn->line, s);
+		/* a self line even when it is zero: callgrind_annotate's
+		 * source annotation warns about files with call lines only */
+		put_costs(w, fn->line, s);
 		for (uint32_t k = first[f]; k < first[f + 1]; k++) {
 			uint32_t i = order[k];
 			const cg_arc *a = cg_profile_arc(p, part, i);

@@ -2,7 +2,8 @@
  * write_dot.c — the call graph for Graphviz: one node per function with
  * its self and inclusive cost, one edge per arc labelled with the call
  * count and drawn thicker the more inclusive cost it carries, and every
- * cycle (strongly connected component) as a cluster.
+ * cycle (strongly connected component) as a cluster.  Functions under
+ * 0.5 % of the total (inclusive) are left out, as gprof2dot does.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -13,6 +14,9 @@
 #include "arc_cost.h"
 
 /* gprof's cycle numbering when the gprof module is built in */
+/* percent of the total below which a function is left out */
+#define NODE_THRESHOLD 0.5
+
 #pragma weak cg_gprof_cycles
 #pragma weak cg_demangle
 
@@ -82,6 +86,13 @@ static int write_graph(const cg_profile *p, FILE *out, int event)
 		if (known)
 			incl[f] = (double)known[event];
 	}
+	/* Like gprof2dot, leave out functions below NODE_THRESHOLD of the
+	 * total: a graph of thousands of nodes is unreadable and takes
+	 * Graphviz minutes to lay out.  Costless profiles keep everything. */
+	if (total > 0)
+		for (size_t f = 0; f < nf; f++)
+			if (used[f] && percent(incl[f], total) < NODE_THRESHOLD)
+				used[f] = 0;
 	/* cycle numbers: gprof's when available, else components with more
 	 * than one member numbered by their lowest function */
 	uint32_t ncycles = 0;
@@ -111,6 +122,11 @@ static int write_graph(const cg_profile *p, FILE *out, int event)
 	put_quoted(out, ev->description && *ev->description ? ev->description : ev->name);
 	fputs(";\n", out);
 	for (uint32_t c = 1; c <= ncycles; c++) {
+		size_t members = 0;
+		for (size_t f = 0; f < nf; f++)
+			members += cycle[f] == c && used[f];
+		if (!members)
+			continue;
 		fprintf(out, "\tsubgraph cluster_cycle%u {\n\t\tlabel=\"<cycle %u>\";\n"
 			"\t\tstyle=dashed;\n", c, c);
 		for (size_t f = 0; f < nf; f++)
@@ -136,7 +152,7 @@ static int write_graph(const cg_profile *p, FILE *out, int event)
 	for (size_t i = 0; i < na; i++) {
 		const cg_arc *a = cg_profile_arc(p, 0, i);
 		double c = arc_incl[i * nev + (size_t)event];
-		if (a->count == 0 && c == 0)
+		if ((a->count == 0 && c == 0) || !used[a->caller] || !used[a->callee])
 			continue;
 		double w = percent(c, total);
 		fprintf(out, "\tf%u -> f%u [label=\"%" PRIu64 "x\\n%.6g\", penwidth=%.2f, weight=%d];\n",
