@@ -134,7 +134,7 @@ static void add_spec(args *a, unsigned table, const char *spec)
 	a->nspecs++;
 }
 
-/* atoi() without atoi: gprof reads -w and -t with it. */
+/* Like C's ascii-to-int: gprof reads -w and -t with it. */
 static int int_of(const char *s)
 {
 	long v = strtol(s, NULL, 10);
@@ -285,6 +285,7 @@ int main(int argc, char **argv)
 	cg_gprof_options rdef = CG_GPROF_OPTIONS_INIT;
 	cg_error err = CG_ERROR_INIT;
 	cg_gmon_reader *reader;
+	cg_gprof_tables *tables = NULL;
 	const char *exe = "a.out";
 	cg_profile *p;
 	args a;
@@ -316,6 +317,13 @@ int main(int argc, char **argv)
 	rc = cg_gmon_reader_new(&reader, p, exe, &a.gmon, &err);
 	if (rc < 0)
 		fail(&err);
+	/* gprof resolves its option tables before reading the profiles: the
+	 * flat tables decide which functions histogram samples credit */
+	a.report.specs = a.specs;
+	a.report.nspecs = a.nspecs;
+	if (cg_gprof_tables_new(&tables, p, &a.report, &err) < 0)
+		fail(&err);
+	cg_gmon_reader_set_flat_filter(reader, cg_gprof_flat_filter, tables);
 	if (a.gmon.file_format == 'p') {
 		fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", whoami);
 		return 1;
@@ -338,6 +346,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		fail(&err);
 	cg_gmon_reader_free(reader);
+	cg_gprof_tables_free(tables);
 
 	{
 		const char *h = cg_profile_meta(p, "gmon.histogram");
@@ -366,8 +375,6 @@ int main(int argc, char **argv)
 		parts |= CG_GPROF_GRAPH;
 	if (a.style & STYLE_EXEC_COUNTS)
 		parts |= CG_GPROF_EXEC_COUNTS;
-	a.report.specs = a.specs;
-	a.report.nspecs = a.nspecs;
 	a.report.after_output = (a.style & STYLE_GMON_INFO) != 0;
 	if (parts) {
 		rc = cg_gprof_report(p, 0, parts, &a.report, stdout, &err);

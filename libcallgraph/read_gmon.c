@@ -648,6 +648,14 @@ int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name, const void *
 	return read_cursor(r, &c, name, err);
 }
 
+void cg_gmon_reader_set_flat_filter(cg_gmon_reader *r,
+				    int (*filter)(void *ctx, const cg_profile *profile, cg_fid f),
+				    void *ctx)
+{
+	r->o.flat_filter = filter;
+	r->o.flat_filter_ctx = ctx;
+}
+
 const char *cg_gmon_reader_gprof_message(const cg_gmon_reader *r)
 {
 	return r->gprof_text;

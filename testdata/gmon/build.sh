@@ -13,11 +13,11 @@ out=$1; shift
 mkdir -p "$out"
 
 all_variants="
-simple-O0-pie-g simple-O2-pie-g simple-O0-nopie simple-O2-nopie-g
-cycles-O0-pie-g cycles-O2-pie-g cycles-O0-nopie-g cycles-O2-nopie
+simple-O0-pie-g simple-O2-nopie
+cycles-O0-pie-g cycles-O2-pie-g cycles-O0-nopie-g
 multi-O0-pie-g multi-O2-nopie-g multi-O0-nopie
 cxx-O0-pie-g cxx-O2-pie
-big-O0-nopie big-O0-pie-g
+big-O0-nopie
 "
 [ $# -gt 0 ] || set -- $all_variants
 

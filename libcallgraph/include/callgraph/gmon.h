@@ -97,6 +97,13 @@ typedef struct cg_gmon_reader cg_gmon_reader;
 CG_EXTERN int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *profile,
 				 const char *executable, const cg_gmon_options *opts,
 				 cg_error *err);
+/* Sets opts->flat_filter/flat_filter_ctx after the symbols are known
+ * (e.g. cg_gprof_flat_filter with tables built on the profile's
+ * functions); used by cg_gmon_reader_finish. */
+CG_EXTERN void cg_gmon_reader_set_flat_filter(cg_gmon_reader *r,
+					      int (*filter)(void *ctx, const cg_profile *profile,
+							    cg_fid f),
+					      void *ctx);
 /* Reads one profile file ("-" is stdin); several files are summed. */
 CG_EXTERN int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error *err);
 /* Same on a memory buffer; `name` is used in messages. */
