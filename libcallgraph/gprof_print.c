@@ -311,24 +311,31 @@ static int cmp_arc(const cg_gprof_analysis *a, const gp_arc *l, const gp_arc *r)
 	return EQUALTO;
 }
 
-/* gprof's list insertion sort: each arc goes before the first sorted arc
- * it does not compare `past` (GREATERTHAN for parents, LESSTHAN for
- * children). */
-static int sort_arcs(printer *pr, const uint32_t *list, uint32_t n, int past)
+typedef struct arc_sort_ctx {
+	const cg_gprof_analysis *a;
+	int sign;
+} arc_sort_ctx;
+
+static int cmp_arc_sorted(const void *ctx, uint32_t l, uint32_t r)
+{
+	const arc_sort_ctx *c = ctx;
+	return c->sign * cmp_arc(c->a, &c->a->arcs[l], &c->a->arcs[r]);
+}
+
+/* gprof sorts parent and child lists by insertion: each arc, in list
+ * order, goes before the first sorted arc it does not compare past
+ * (parents ascending, children descending), so equal arcs end up in
+ * reverse list order.  cmp_arc is a consistent ordering, hence a stable
+ * sort of the reversed list gives the same result without gprof's
+ * quadratic cost on functions with thousands of callers. */
+static int sort_arcs(printer *pr, const uint32_t *list, uint32_t n, int descending)
 {
 	if (reserve(pr, n))
 		return CG_ENOMEM;
-	uint32_t *res = pr->buf;
-	const cg_gprof_analysis *a = pr->a;
-	for (uint32_t i = 0; i < n; i++) {
-		const gp_arc *arc = &a->arcs[list[i]];
-		uint32_t j = 0;
-		while (j < i && cmp_arc(a, arc, &a->arcs[res[j]]) == past)
-			j++;
-		memmove(res + j + 1, res + j, (i - j) * sizeof *res);
-		res[j] = list[i];
-	}
-	return 0;
+	for (uint32_t i = 0; i < n; i++)
+		pr->buf[i] = list[n - 1 - i];
+	arc_sort_ctx ctx = { pr->a, descending ? -1 : 1 };
+	return gp_msort(pr->buf, n, cmp_arc_sorted, &ctx);
 }
 
 static const char *count_only_fmt(int bsd)
@@ -354,7 +361,7 @@ static int print_parents(printer *pr, uint32_t c)
 			"", "", "", "", "", "");
 		return 0;
 	}
-	if (sort_arcs(pr, a->parent_lists + cs->first_parent, cs->nparents, GREATERTHAN))
+	if (sort_arcs(pr, a->parent_lists + cs->first_parent, cs->nparents, 0))
 		return CG_ENOMEM;
 	const gp_sym *head = &a->syms[cs->head];
 	for (uint32_t i = 0; i < cs->nparents; i++) {
@@ -378,7 +385,7 @@ static int print_children(printer *pr, uint32_t p)
 	const cg_gprof_analysis *a = pr->a;
 	const gp_sym *ps = &a->syms[p];
 	FILE *out = pr->out;
-	if (sort_arcs(pr, a->child_lists + ps->first_child, ps->nchildren, LESSTHAN))
+	if (sort_arcs(pr, a->child_lists + ps->first_child, ps->nchildren, 1))
 		return CG_ENOMEM;
 	for (uint32_t i = 0; i < ps->nchildren; i++) {
 		const gp_arc *arc = &a->arcs[pr->buf[i]];
@@ -434,6 +441,12 @@ static int cmp_member(const gp_sym *l, const gp_sym *r)
 	return EQUALTO;
 }
 
+static int cmp_member_desc(const void *ctx, uint32_t l, uint32_t r)
+{
+	const cg_gprof_analysis *a = ctx;
+	return -cmp_member(&a->syms[l], &a->syms[r]);
+}
+
 static int print_cycle(printer *pr, uint32_t cy)
 {
 	const cg_gprof_analysis *a = pr->a;
@@ -450,20 +463,18 @@ static int print_cycle(printer *pr, uint32_t cy)
 		fprintf(out, " %7.7s", "");
 	fprintf(out, " <cycle %u as a whole> [%u]\n", y->cycle, y->index);
 
-	/* Members, most expensive first; equal members keep chain order. */
+	/* Members, most expensive first; equal members keep chain order (what
+	 * gprof's insertion sort gives: a stable descending sort). */
 	uint32_t n = 0;
 	for (uint32_t m = y->next; m != GP_NONE; m = a->syms[m].next)
 		n++;
 	if (reserve(pr, n))
 		return CG_ENOMEM;
 	uint32_t *res = pr->buf, k = 0;
-	for (uint32_t m = y->next; m != GP_NONE; m = a->syms[m].next, k++) {
-		uint32_t j = 0;
-		while (j < k && cmp_member(&a->syms[m], &a->syms[res[j]]) != GREATERTHAN)
-			j++;
-		memmove(res + j + 1, res + j, (k - j) * sizeof *res);
-		res[j] = m;
-	}
+	for (uint32_t m = y->next; m != GP_NONE; m = a->syms[m].next)
+		res[k++] = m;
+	if (gp_msort(res, n, cmp_member_desc, a))
+		return CG_ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
 		const gp_sym *m = &a->syms[res[i]];
 		fprintf(out, pr->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu" : "%6.6s %5.5s %7.2f %7.2f %7lu",
