@@ -83,6 +83,8 @@ typedef struct args {
 	cg_gprof_options report;
 	cg_gprof_symspec *specs;
 	size_t nspecs, cap;
+	const char **paths;        /* -I DIRS..., then $GPROF_PATH */
+	size_t npaths;
 	unsigned style, user_specified;
 	const char *unsupported;   /* first option we do not implement */
 } args;
@@ -95,6 +97,7 @@ static void usage(FILE *f, int status)
 		"\n"
 		"Sections:   -p[SPEC] -P[SPEC] flat profile on/off   -q[SPEC] -Q[SPEC] call graph on/off\n"
 		"            -C[SPEC] -Z[SPEC] execution counts      -i file summary\n"
+		"            -A[SPEC] -J[SPEC] annotated source (-I DIRS -m N -t N -x -y)\n"
 		"Selection:  -k FROM/TO -n SPEC -N SPEC -e SPEC -E SPEC -f SPEC -F SPEC\n"
 		"            (long forms: --flat-profile --no-flat-profile --graph --no-graph\n"
 		"             --exec-counts --no-exec-counts --time --no-time --file-info)\n"
@@ -104,7 +107,7 @@ static void usage(FILE *f, int status)
 		"            --demangle[=STYLE] --no-demangle\n"
 		"Input:      -O FORMAT --file-format=auto|magic|bsd|4.4bsd\n"
 		"Other:      -h --help  -v --version  @FILE (read options from FILE)\n"
-		"Not supported: -A -J -l -s -S -r -R -c (see cgprof(1)).\n",
+		"Not supported: -l -s -S -r -R -c (see cgprof(1)).\n",
 		whoami);
 	exit(status);
 }
@@ -132,6 +135,18 @@ static void add_spec(args *a, unsigned table, const char *spec)
 	a->specs[a->nspecs].table = table;
 	a->specs[a->nspecs].spec = spec;
 	a->nspecs++;
+}
+
+static void add_path(args *a, const char *dirs)
+{
+	const char **p = realloc(a->paths, (a->npaths + 1) * sizeof *p);
+
+	if (p == NULL) {
+		fprintf(stderr, "%s: out of memory\n", whoami);
+		exit(1);
+	}
+	a->paths = p;
+	a->paths[a->npaths++] = dirs;
 }
 
 /* Like C's ascii-to-int: gprof reads -w and -t with it. */
@@ -190,12 +205,12 @@ static void parse(args *a, int argc, char **argv)
 		case 'f': add_spec(a, CG_GPROF_INCL_GRAPH, optarg); break;
 		case 'h': usage(stdout, 0); break;
 		case 'i': a->style |= STYLE_GMON_INFO; a->user_specified |= STYLE_GMON_INFO; break;
-		case 'I': break;  /* source path: only used by -A */
+		case 'I': add_path(a, optarg); break;
 		case 'J': no_style_opt(a, STYLE_ANNOTATED, optarg, CG_GPROF_EXCL_ANNO); break;
 		case 'k': add_spec(a, CG_GPROF_EXCL_ARCS, optarg); break;
 		case 'l': unsupported(a, "-l (--line)"); break;
 		case 'L': a->report.print_path = 1; break;
-		case 'm': break;  /* only used by -A */
+		case 'm': a->report.min_count = strtoul(optarg, NULL, 10); break;
 		case 'n': add_spec(a, CG_GPROF_INCL_TIME, optarg); break;
 		case 'N': add_spec(a, CG_GPROF_EXCL_TIME, optarg); break;
 		case 'O':
@@ -232,7 +247,12 @@ static void parse(args *a, int argc, char **argv)
 			a->user_specified |= STYLE_SUMMARY;
 			break;
 		case 'S': unsupported(a, "-S (--external-symbol-table)"); break;
-		case 't': break;  /* only used by -A */
+		case 't': {
+			int t = int_of(optarg);
+
+			a->report.table_length = t < 0 ? 0 : t;
+			break;
+		}
 		case 'T': a->report.traditional = 1; break;
 		case 'v': version(); break;
 		case 'w': {
@@ -241,8 +261,8 @@ static void parse(args *a, int argc, char **argv)
 			a->report.width = w < 1 ? 1 : (unsigned)w;
 			break;
 		}
-		case 'x': break;  /* only used by -A */
-		case 'y': break;  /* only used by -A */
+		case 'x': a->report.all_lines = 1; break;
+		case 'y': a->report.separate_files = 1; break;
 		case 'z': a->report.zero = 1; break;
 		case 'Z': no_style_opt(a, STYLE_EXEC_COUNTS, optarg, CG_GPROF_EXCL_EXEC); break;
 		case OPT_DEMANGLE:
@@ -262,8 +282,9 @@ static void parse(args *a, int argc, char **argv)
 			whoami);
 		exit(1);
 	}
-	if (a->style & STYLE_ANNOTATED)
-		unsupported(a, "-A (--annotated-source)");
+	/* the source search path ends with $GPROF_PATH, as in gprof */
+	if (getenv("GPROF_PATH"))
+		add_path(a, getenv("GPROF_PATH"));
 	if (a->style & STYLE_FUNCTION_ORDER)
 		unsupported(a, "-r (--function-ordering)");
 	if (a->style & STYLE_FILE_ORDER)
@@ -375,6 +396,12 @@ int main(int argc, char **argv)
 		parts |= CG_GPROF_GRAPH;
 	if (a.style & STYLE_EXEC_COUNTS)
 		parts |= CG_GPROF_EXEC_COUNTS;
+	if (a.style & STYLE_ANNOTATED)
+		parts |= CG_GPROF_ANNOTATE;
+	a.report.source_paths = a.paths;
+	a.report.nsource_paths = a.npaths;
+	a.report.messages = stderr;
+	a.report.program_name = whoami;
 	a.report.after_output = (a.style & STYLE_GMON_INFO) != 0;
 	if (parts) {
 		rc = cg_gprof_report(p, 0, parts, &a.report, stdout, &err);
@@ -387,5 +414,6 @@ int main(int argc, char **argv)
 	}
 	cg_profile_free(p);
 	free(a.specs);
+	free(a.paths);
 	return 0;
 }

@@ -44,6 +44,7 @@ common_sets=(
 	"-k main/" "-k /burn" "-nburn" "-Nburn" "-Nburn -q" "-e burn" "-E burn"
 	"-f main" "-F main" "--flat-profile=burn" "--graph=main" "--no-graph"
 	"--no-flat-profile" "--time=main" "--no-time=main" "-B" "-z -T -w 200"
+	"-A" "-A -x -m 2 -t 3" "-Aburn" "-Jburn" "-A -z" "--annotated-source=main"
 )
 cycles_sets=(
 	"-k cyc_c/cyc_a" "-T -k cyc_c/cyc_a" "-qfact" "-nfact" "-q cyc_a/cyc_b"
