@@ -179,13 +179,15 @@ static int build_table(cg_gprof_analysis *a, unsigned t, spec_id *ids, size_t ni
 		free(tmp);
 		return CG_ENOMEM;
 	}
+	int64_t prev_first = -1;
 	for (size_t i = 0; i < total; i++) {
 		/* One entry per start: the earliest in gprof's id list wins;
 		 * entries with an empty range are dropped. */
-		if (i > 0 && tmp[i].r.first == tmp[i - 1].r.first)
+		if ((int64_t)tmp[i].r.first == prev_first)
 			continue;
 		if (run_end(a, tmp[i].r.last) < (int64_t)tmp[i].r.first)
 			continue;
+		prev_first = tmp[i].r.first;
 		gp_entry *e = &tab->e[tab->n++];
 		e->r = tmp[i].r;
 		if (is_arc_table(t) && ids[tmp[i].id].has_right) {
