@@ -14,6 +14,13 @@
 
 int fp_to_model(fp_state *st, cg_profile *profile, cg_error *err);
 
+/* fprof's table per part in metadata "fprof.part.N.rows": one line per
+ * row, "caller TAB function TAB CNT TAB ACC TAB OWN" (function names as in
+ * the model).  The model has no place for OWN per (caller, function). */
+void fprof_rows_add(fprof_buf *b, const char *caller, const char *func, uint64_t cnt, int64_t acc,
+		    int64_t own);
+int fprof_rows_store(cg_profile *p, unsigned part, const char *rows);
+
 /* Function flags the fprof readers give their pseudo functions. */
 int fprof_model_function(cg_profile *p, const char *name, cg_fid *out);
 

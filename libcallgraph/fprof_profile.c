@@ -119,6 +119,7 @@ void fp_release(fp_state *st)
 	free(st->rows);
 	free(st->nodes);
 	free(st->counts);
+	free(st->grams);
 	ix_release(&st->func_ix);
 	ix_release(&st->proc_ix);
 	ix_release(&st->row_ix);
@@ -289,6 +290,9 @@ static inline fp_entry *lvl_front(fp_proc *p, uint32_t l)
 	return &p->ent[end - 1];
 }
 
+static void gram_push(fp_state *st, uint32_t proc, uint32_t i);
+static void gram_pop(fp_state *st, uint32_t proc, uint32_t i);
+
 static int adjust_entries(fp_state *st, uint32_t proc, uint32_t fid, int d)
 {
 	fp_count *c = count_get(st, proc, fid);
@@ -335,9 +339,13 @@ static int add_entry(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts, int 
 	p->ent[p->nent].fid = fid;
 	p->ent[p->nent].node = FP_NONE;
 	p->ent[p->nent].ts = ts;
+	p->ent[p->nent].gh = 0;
+	p->ent[p->nent].gprev = FP_NONE;
 	p->nent++;
 	adjust_entries(st, proc, fid, +1);
 	adjust_fronts(st, proc, fid, +1);
+	if (p->nent - p->lvl[p->nlvl - 1] >= FP_GRAM)
+		gram_push(st, proc, p->nent - 1);
 	return st->oom ? CG_ENOMEM : 0;
 }
 
@@ -346,6 +354,8 @@ static int add_entry(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts, int 
 static int pop_entry(fp_state *st, uint32_t proc)
 {
 	fp_proc *p = &st->procs[proc];
+	if (p->ent[p->nent - 1].gh)
+		gram_pop(st, proc, p->nent - 1);
 	fp_entry *e = &p->ent[--p->nent];
 	adjust_fronts(st, proc, e->fid, -1);
 	int left = adjust_entries(st, proc, e->fid, -1);
@@ -381,21 +391,38 @@ static int caller_of(fp_proc *p, uint32_t i, uint32_t l, uint32_t *caller_entry,
 	return 1;
 }
 
-/* The context node for entry i given its caller entry: re-homed when the
- * caller changed (a bottom level inserted under it, GC while suspended). */
-static uint32_t entry_node(fp_state *st, uint32_t proc, uint32_t i, uint32_t caller_entry)
+/* The context node of entry i in level l.  The tree follows frames: a
+ * level is one Erlang stack frame and its tail-call chain replaces the
+ * running function in place, so every entry of level l hangs under the
+ * front of level l-1 (or the root).  Long tail-call chains therefore add
+ * siblings, not depth.  A node is re-homed when the level below changed
+ * (fprof inserting a bottom level). */
+static uint32_t entry_node(fp_state *st, uint32_t proc, uint32_t i, uint32_t l)
 {
 	fp_proc *p = &st->procs[proc];
-	uint32_t parent = caller_entry == FP_NONE ? p->root : p->ent[caller_entry].node;
-	if (parent == FP_NONE) {
-		/* the caller entry has never been charged: give it a node under
-		 * the root so the chain stays rooted */
-		uint32_t ce = caller_entry;
-		p->ent[ce].node = node_child(st, p->root, p->ent[ce].fid);
-		p = &st->procs[proc];
-		parent = p->ent[ce].node;
-		if (parent == FP_NONE)
-			return FP_NONE;
+	uint32_t parent = p->root;
+	if (l > 0) {
+		uint32_t below = p->lvl[l] - 1;
+		parent = p->ent[below].node;
+		if (parent == FP_NONE) {
+			/* never charged yet: place it first (rare; iterative so
+			 * deep stacks cannot exhaust the C stack) */
+			uint32_t k = l - 1;
+			while (k > 0 && p->ent[p->lvl[k] - 1].node == FP_NONE)
+				k--;
+			for (; k < l; k++) {
+				uint32_t f = (k + 1 < p->nlvl ? p->lvl[k + 1] : p->nent) - 1;
+				if (p->ent[f].node == FP_NONE) {
+					uint32_t par = k == 0 ? p->root : p->ent[p->lvl[k] - 1].node;
+					uint32_t nn = node_child(st, par, p->ent[f].fid);
+					p = &st->procs[proc];
+					if (nn == FP_NONE)
+						return FP_NONE;
+					p->ent[f].node = nn;
+				}
+			}
+			parent = p->ent[below].node;
+		}
 	}
 	fp_entry *e = &p->ent[i];
 	if (e->node != FP_NONE && st->nodes[e->node].parent == parent)
@@ -425,14 +452,14 @@ static void clock_at(fp_state *st, uint32_t proc, uint32_t i, uint32_t l, int cl
 	} else if (func != FP_SUSPEND) {
 		int64_t v = t - p->ent[i].ts;
 		r->own += v;
-		uint32_t n = entry_node(st, proc, i, ce);
+		uint32_t n = entry_node(st, proc, i, l);
 		if (n != FP_NONE)
 			st->nodes[n].self += v;
 	} else {
-		entry_node(st, proc, i, ce);
+		entry_node(st, proc, i, l);
 	}
 	if (clk == CLK_CNT) {
-		uint32_t n = entry_node(st, proc, i, ce);
+		uint32_t n = entry_node(st, proc, i, l);
 		if (n != FP_NONE)
 			st->nodes[n].calls++;
 	}
@@ -456,39 +483,185 @@ static int push(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 	return st->oom ? CG_ENOMEM : 0;
 }
 
-/* fprof's trace_call_collapse on the top level after e0 was added.
- * Level entries are e_k = ent[top - k]. */
+/* ---- tail-call collapse ---------------------------------------------------------------
+ *
+ * fprof's trace_call_collapse, for a level y0 (just added), y1, ... y(n-1)
+ * (functions, newest first), tries k = 1, 2, ... and drops y0..y(k-1) when
+ * its pair check succeeds.  For a candidate (y_k == y0) the check matches
+ * the pairs (y_a, y_a+1) against (y_s, y_s+1) starting at a = 0, s = k; a
+ * mismatch of the second elements fails at once, so after the first pair
+ * every step compares equal first elements and the walk never skips: the
+ * check succeeds exactly when y[i] == y[k + i] for i = 0..k (2k < n).
+ * fprof tries every k, which is quadratic on long aperiodic tail-call
+ * chains (lists:sort's merge functions).  We try k < FP_GRAM directly, and
+ * larger k only where the FP_GRAM-gram starting at y_k equals the one at
+ * y0, found through the gram index; every candidate is verified. */
+
+uint32_t fp_collapse_reference(const uint32_t *y, uint32_t len)
+{
+	if (len <= 2)
+		return 0;
+	for (uint32_t k = 1; k < len; k++) {
+		if (y[k] != y[0])
+			continue;
+		uint32_t a = 0, s = k, n = k;
+		for (;;) {
+			if (n == 0)
+				return k;
+			if (a + 1 < len && s + 1 < len && y[a] == y[s] && y[a + 1] == y[s + 1]) {
+				a++;
+				s++;
+				n--;
+				continue;
+			}
+			if (y[a] == y[s] || s + 1 >= len)
+				break;
+			s++;
+		}
+	}
+	return 0;
+}
+
+static uint64_t gram_hash_at(const fp_proc *p, uint32_t i)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ull;
+	for (uint32_t j = 0; j < FP_GRAM; j++)
+		h = (h ^ p->ent[i - j].fid) * 0x100000001B3ull;
+	return h | 1;   /* never 0 */
+}
+
+static uint32_t gram_slot_hash(uint32_t proc, uint32_t start, uint64_t gh)
+{
+	return mix32(gh ^ ((uint64_t)proc << 32 | start) * 0x9E3779B97F4A7C15ull);
+}
+
+/* Finds the slot for the key (an empty one if absent). */
+static fp_gram_slot *gram_find(fp_state *st, uint32_t proc, uint32_t start, uint64_t gh)
+{
+	size_t mask = st->capgrams - 1;
+	for (size_t j = gram_slot_hash(proc, start, gh) & mask;; j = (j + 1) & mask) {
+		fp_gram_slot *g = &st->grams[j];
+		if (!g->entry || (g->gh == gh && g->proc == proc && g->start == start))
+			return g;
+	}
+}
+
+static int gram_grow(fp_state *st)
+{
+	size_t cap = st->capgrams ? st->capgrams * 2 : 1024;
+	fp_gram_slot *old = st->grams;
+	size_t oldcap = st->capgrams;
+	st->grams = calloc(cap, sizeof *st->grams);
+	if (!st->grams) {
+		st->grams = old;
+		return -1;
+	}
+	st->capgrams = cap;
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].entry)
+			*gram_find(st, old[i].proc, old[i].start, old[i].gh) = old[i];
+	free(old);
+	return 0;
+}
+
+/* Removes slot g, shifting later members of its probe run back. */
+static void gram_erase(fp_state *st, fp_gram_slot *g)
+{
+	size_t mask = st->capgrams - 1, i = (size_t)(g - st->grams);
+	st->grams[i].entry = 0;
+	st->ngrams--;
+	for (size_t j = (i + 1) & mask; st->grams[j].entry; j = (j + 1) & mask) {
+		fp_gram_slot moved = st->grams[j];
+		size_t home = gram_slot_hash(moved.proc, moved.start, moved.gh) & mask;
+		/* can `moved` live at i?  yes when i lies cyclically in [home, j) */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			st->grams[i] = moved;
+			st->grams[j].entry = 0;
+			i = j;
+		}
+	}
+}
+
+/* Indexes the gram starting at entry i of the top level (i is the newest
+ * entry indexed so far). */
+static void gram_push(fp_state *st, uint32_t proc, uint32_t i)
+{
+	fp_proc *p = &st->procs[proc];
+	uint32_t start = p->lvl[p->nlvl - 1];
+	fp_entry *e = &p->ent[i];
+	e->gh = 0;
+	e->gprev = FP_NONE;
+	if (i - start + 1 < FP_GRAM)
+		return;
+	if ((st->ngrams + 1) * 2 > st->capgrams && gram_grow(st)) {
+		st->oom = 1;
+		return;
+	}
+	e->gh = gram_hash_at(p, i);
+	fp_gram_slot *g = gram_find(st, proc, start, e->gh);
+	if (g->entry) {
+		e->gprev = g->entry - 1;
+	} else {
+		g->gh = e->gh;
+		g->proc = proc;
+		g->start = start;
+		st->ngrams++;
+	}
+	g->entry = i + 1;
+}
+
+/* Undoes gram_push for entry i of the top level, the newest indexed one. */
+static void gram_pop(fp_state *st, uint32_t proc, uint32_t i)
+{
+	fp_proc *p = &st->procs[proc];
+	fp_entry *e = &p->ent[i];
+	if (!e->gh)
+		return;
+	fp_gram_slot *g = gram_find(st, proc, p->lvl[p->nlvl - 1], e->gh);
+	if (!g->entry)
+		return;
+	if (e->gprev != FP_NONE)
+		g->entry = e->gprev + 1;
+	else
+		gram_erase(st, g);
+	e->gh = 0;
+}
+
+/* The level's functions y[i] = ent[top - i] equal at offset k for i = 0..k. */
+static int square_at(const fp_proc *p, uint32_t top, uint32_t k)
+{
+	for (uint32_t i = 0; i <= k; i++)
+		if (p->ent[top - i].fid != p->ent[top - k - i].fid)
+			return 0;
+	return 1;
+}
+
+/* fprof's trace_call_collapse on the top level after e0 was added. */
 static void collapse(fp_state *st, uint32_t proc)
 {
 	fp_proc *p = &st->procs[proc];
 	uint32_t start = p->lvl[p->nlvl - 1], len = p->nent - start, top = p->nent - 1;
 	if (len <= 2)
 		return;
-#define F(k) (p->ent[top - (k)].fid)
-	for (uint32_t k = 1; k < len; k++) {
-		if (F(k) != F(0))
-			continue;
-		/* segment check: the k newest pairs repeat further back from e_k */
-		uint32_t a = 0, s = k, n = k;
-		int ok;
-		for (;;) {
-			if (n == 0) { ok = 1; break; }
-			if (a + 1 < len && s + 1 < len && F(a) == F(s) && F(a + 1) == F(s + 1)) {
-				a++; s++; n--;
-				continue;
+	uint32_t maxk = (len - 1) / 2, k = 0;
+	uint32_t small = maxk < FP_GRAM - 1 ? maxk : FP_GRAM - 1;
+	for (uint32_t c = 1; c <= small && !k; c++)
+		if (p->ent[top - c].fid == p->ent[top].fid && square_at(p, top, c))
+			k = c;
+	if (!k && p->ent[top].gh) {
+		for (uint32_t j = p->ent[top].gprev; j != FP_NONE; j = p->ent[j].gprev) {
+			uint32_t c = top - j;
+			if (c > maxk)
+				break;
+			if (c >= FP_GRAM && square_at(p, top, c)) {
+				k = c;
+				break;
 			}
-			if (F(a) == F(s)) { ok = 0; break; }
-			if (s + 1 >= len) { ok = 0; break; }
-			s++;
-		}
-		if (ok) {
-			/* drop e0 .. e(k-1); e_k becomes the front */
-			for (uint32_t d = 0; d < k; d++)
-				pop_entry(st, proc);
-			return;
 		}
 	}
-#undef F
+	/* drop e0 .. e(k-1); e_k becomes the front */
+	for (uint32_t d = 0; d < k; d++)
+		pop_entry(st, proc);
 }
 
 static int shove(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
@@ -625,6 +798,9 @@ int fp_call(fp_state *st, uint32_t proc, uint32_t fid, uint32_t cp, int64_t ts)
 		if (cp != FP_UNDEFINED) {
 			/* CP becomes a new bottom level, stamped with the level's front TS */
 			int64_t ts0 = p->ent[p->nent - 1].ts;
+			/* the level moves up one slot: its gram index is rebuilt */
+			for (uint32_t i = p->nent; i-- > p->lvl[0];)
+				gram_pop(st, proc, i);
 			int rc = add_entry(st, proc, cp, ts0, 1);
 			if (rc)
 				return rc;
@@ -635,6 +811,8 @@ int fp_call(fp_state *st, uint32_t proc, uint32_t fid, uint32_t cp, int64_t ts)
 			/* levels: [0,1) is the new bottom, the old level starts at 1 */
 			p->lvl[0] = 0;
 			p->lvl[1] = 1;   /* both fronts were counted by add_entry */
+			for (uint32_t i = 1; i < p->nent; i++)
+				gram_push(st, proc, i);
 		}
 		return shove(st, proc, fid, ts);
 	}

@@ -5,8 +5,7 @@
  * simulated two-dimensional stack per process (levels of tail-call
  * chains), and a table of counters per (process, caller, function):
  * CNT, OWN and ACC in microseconds.  Alongside, a calling-context tree
- * whose parent relation is exactly fprof's "caller", so OWN per row can
- * be recovered from it (see fprof_model.c).
+ * of the simulated frames (levels) carrying OWN and call counts.
  *
  * Cost: O(1) amortised per event.  ACC uses the "deepest occurrence"
  * formulation: an entry is charged only when no other entry of the same
@@ -50,7 +49,21 @@ typedef struct fp_entry {
 	uint32_t fid;
 	uint32_t node;   /* context-tree node, FP_NONE until charged */
 	int64_t ts;
+	/* Tail-call chains (levels) longer than FP_GRAM entries index the
+	 * FP_GRAM-gram of function ids starting at each entry (towards older
+	 * entries): gh is its hash (0: none), gprev the nearest older entry of
+	 * the level with the same gram (FP_NONE: none). */
+	uint64_t gh;
+	uint32_t gprev;
 } fp_entry;
+
+#define FP_GRAM 16
+
+/* (process, level start, gram hash) -> newest entry with that gram. */
+typedef struct fp_gram_slot {
+	uint64_t gh;
+	uint32_t proc, start, entry;   /* entry + 1; 0 = empty slot */
+} fp_gram_slot;
 
 typedef struct fp_proc {
 	char pid[48];          /* "<0.9.0>" */
@@ -95,6 +108,7 @@ typedef struct fp_state {
 	fp_row *rows;      size_t nrows, caprows;    fp_index row_ix;
 	fp_node *nodes;    size_t nnodes, capnodes;  fp_index node_ix;
 	fp_count *counts;  size_t ncounts, capcounts; fp_index count_ix;
+	fp_gram_slot *grams; size_t ngrams, capgrams;
 	int have_first;
 	int64_t first_ts, last_ts;
 	uint64_t handled;      /* messages handled (fprof's count) */
@@ -130,5 +144,10 @@ int fp_finish(fp_state *st, int64_t ts);
 
 /* Deepest live stack, for the memory bound checks in tests. */
 size_t fp_max_depth(const fp_state *st);
+
+/* fprof's trace_call_collapse decision, written as fprof does it (for
+ * tests): y[0] is the newest entry's function, y[len-1] the oldest of the
+ * level; returns k (drop y[0..k-1]) or 0 (keep). */
+uint32_t fp_collapse_reference(const uint32_t *y, uint32_t len);
 
 #endif

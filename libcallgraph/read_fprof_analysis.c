@@ -35,7 +35,20 @@ struct ar {
 	int used_part0;
 	cg_fid undef;
 	cg_error *err;
+	fprof_buf rows;     /* the current part's rows, see fprof_rows_store */
+	int rows_part;
 };
+
+/* Stores the rows collected for the current part. */
+static int flush_rows(struct ar *a)
+{
+	int rc = 0;
+	if (a->rows.len)
+		rc = a->rows.oom ? CG_ENOMEM
+				 : fprof_rows_store(a->p, (unsigned)a->rows_part, fprof_buf_cstr(&a->rows));
+	a->rows.len = 0;
+	return rc;
+}
 
 static int bad(struct ar *a, const char *at, const char *why)
 {
@@ -179,16 +192,12 @@ static int add_row(struct ar *a, unsigned part, cg_fid caller, cg_fid func, uint
 	int rc = cg_profile_add_arc(a->p, part, caller, func, cnt, vec, NULL);
 	if (rc)
 		return rc;
-	/* OWN per row lives in a two-level tree: root -> Caller -> Func, or
-	 * root -> Func for rows whose caller is `undefined` */
-	cg_nid parent = 0, n;
-	if (caller != a->undef && (rc = cg_profile_node_child(a->p, part, 0, caller, &parent)))
+	/* OWN per row has no place in the model: it goes to the metadata */
+	if (a->rows_part != (int)part && (rc = flush_rows(a)))
 		return rc;
-	if ((rc = cg_profile_node_child(a->p, part, parent, func, &n)))
-		return rc;
-	cg_node *nd = cg_profile_node(a->p, part, n);
-	nd->calls += cnt;
-	nd->self[a->ev] += own;
+	a->rows_part = (int)part;
+	fprof_rows_add(&a->rows, cg_profile_function(a->p, caller)->name,
+		       cg_profile_function(a->p, func)->name, cnt, acc, own);
 	vec[a->ev] = own;
 	return cg_profile_add_self(a->p, part, func, vec);
 }
@@ -283,6 +292,7 @@ int cg_read_fprof_analysis_buffer(cg_profile *profile, const void *data, size_t 
 	a.base = data;
 	a.err = err;
 	a.part = -1;
+	a.rows_part = -1;
 	const char *p = data, *end = p + len;
 	if (!cg_fprof_analysis_detect(data, len))
 		return cg_error_set(err, CG_EFORMAT, "%s:1: not an fprof analysis (no \"%%%% Analysis results:\")", a.name);
@@ -359,6 +369,9 @@ int cg_read_fprof_analysis_buffer(cg_profile *profile, const void *data, size_t 
 		for (size_t i = 0; i < pend.n && !rc; i++)
 			rc = paragraph(&a, 0, pend.terms[i], pend.at[i], 1);
 	}
+	if (!rc)
+		rc = flush_rows(&a);
+	fprof_buf_release(&a.rows);
 	free(pend.terms);
 	free(pend.at);
 	fprof_arena_release(&arena);

@@ -6,6 +6,7 @@
 #
 #   sh bench/fprof/run.sh            (from the repository root, after make)
 #   BENCH_DIR=/scratch KEEP=1 ...    keep the ~880 MB trace afterwards
+#   KEEP=1 REUSE_FPROF=1 ...          re-time only our side on a kept trace
 #
 # Needs erl, erlc, GNU time (/usr/bin/time).
 set -e
@@ -40,17 +41,21 @@ fi
 size=$(wc -c <bench.trace)
 echo "trace: $size bytes"
 
-/usr/bin/time -v erl -noshell -eval '
+if [ -n "$REUSE_FPROF" ] && [ -s time_fprof.txt ] && [ -s fprof.analysis ]; then
+	echo "(reusing fprof's timing and analyses from an earlier run)"
+else
+	/usr/bin/time -v erl -noshell -eval '
 ok = fprof:profile([{file, "bench.trace"}]),
 ok = fprof:analyse([{dest, "fprof.analysis"}]),
 ok = fprof:analyse([{dest, "fprof.analysis.totals"}, totals, no_details]),
 halt().' >/dev/null 2>time_fprof.txt
+fi
 
 ours "" ours.analysis time_ours1.txt
 ours "totals,no_details" ours.analysis.totals time_ours2.txt
 
 secs() {  # GNU time's "Elapsed (wall clock) time (h:mm:ss or m:ss): ..." -> seconds
-	sed -n 's/.*Elapsed (wall clock) time[^:]*: //p' "$1" |
+	sed -n "s/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p" "$1" |
 	awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'
 }
 rss() { sed -n 's/.*Maximum resident set size (kbytes): //p' "$1"; }
