@@ -256,7 +256,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": profile written to %s\n", abs_out);
 		fprintf(stderr, PROG ": view it with: cgconvert -t callgrind -o callgrind.out %s"
 			" && callgrind_annotate callgrind.out\n", abs_out);
-		fprintf(stderr, PROG ": or as a gprof report: cgprof %s\n", abs_out);
+		fprintf(stderr, PROG ": or as a gprof-style report: cgconvert -t gprof %s\n", abs_out);
 	} else {
 		fprintf(stderr, PROG ": no profile written: %s made no instrumented calls"
 			" (build it with -finstrument-functions)%s\n", argv[optind],
