@@ -5,7 +5,8 @@
  * A line-oriented state machine.  Functions are keyed by (name, object,
  * file of the fl= line); fi=/fe= only move the position of the costs that
  * follow (inlined code still belongs to the function, as in KCachegrind).
- * Jump lines are accepted and skipped with the position line after them.
+ * Jump lines are accepted and ignored; the cost line after one is an
+ * ordinary cost line (callgrind_annotate reads it so too).
  * Every problem is reported as "FILE:LINE: what".
  */
 #include <errno.h>
@@ -49,6 +50,7 @@ struct cr {
 	char *pending_desc[CG_MAX_EVENTS * 2];
 	const char *part_label[3];  /* pid, thread, part values of this part */
 	const char **labels;        /* thread, part per part */
+	unsigned char *named;       /* per part: named by desc: Part: */
 	size_t labcap;
 
 	/* current context */
@@ -210,6 +212,11 @@ static int start_part(struct cr *c)
 			return oom(c);
 		memset(l + c->labcap, 0, (cap - c->labcap) * sizeof *l);
 		c->labels = l;
+		unsigned char *nm = realloc(c->named, cap / 2);
+		if (!nm)
+			return oom(c);
+		memset(nm + c->labcap / 2, 0, (cap - c->labcap) / 2);
+		c->named = nm;
 		c->labcap = cap;
 	}
 	c->nparts++;
@@ -368,12 +375,38 @@ static int header_line(struct cr *c, const char *s)
 			return fail(c, "cannot read format version %" PRIu64, major), -1;
 		return 1;
 	}
-	if (KEY("creator"))
+	if (KEY("creator")) {
+		/* ours says "libcallgraph V (from ORIGINAL)": give back the
+		 * original, so a Callgrind round trip keeps the metadata */
+		const char *from = strstr(v, " (from ");
+		size_t vlen = strlen(v);
+		if (strncmp(v, "libcallgraph ", 13) == 0 && from && vlen && v[vlen - 1] == ')') {
+			char buf[1024];
+			size_t len = vlen - (size_t)(from + 7 - v) - 1;
+			if (len >= sizeof buf)
+				len = sizeof buf - 1;
+			memcpy(buf, from + 7, len);
+			buf[len] = 0;
+			return set_meta_once(c, "creator", buf) ? -1 : 1;
+		}
 		return set_meta_once(c, "creator", v) ? -1 : 1;
+	}
 	if (KEY("cmd"))
 		return set_meta_once(c, "cmd", v) ? -1 : 1;
-	if (KEY("desc"))
+	if (KEY("desc")) {
+		/* "desc: Part: NAME" (ours) names the part */
+		if (strncmp(v, "Part: ", 6) == 0 && v[6]) {
+			const char *val = cg_profile_intern(c->p, v + 6);
+			if (!val)
+				return oom(c), -1;
+			c->labels[(size_t)(c->nparts - 1) * 2 + 1] = NULL;
+			c->labels[(size_t)(c->nparts - 1) * 2] = NULL;
+			if (cg_profile_set_part_name(c->p, c->part, val))
+				return oom(c), -1;
+			c->named[c->nparts - 1] = 1;
+		}
 		return 1;
+	}
 	if (KEY("positions")) {
 		if (c->events_seen && start_part(c))
 			return -1;
@@ -564,10 +597,8 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 		c->pending = CALL_COST;
 		return 0;
 	}
-	if (KEY("jump") || KEY("jcnd")) {
-		c->pending = JUMP_POS;
-		return 0;
-	}
+	if (KEY("jump") || KEY("jcnd"))
+		return 0;   /* branch statistics: nothing in the model */
 #undef KEY
 	return fail(c, "unknown line '%.*s=...'", (int)(klen > 40 ? 40 : klen), key);
 }
@@ -608,6 +639,8 @@ static int name_parts(struct cr *c)
 		return 0;
 	for (unsigned i = 0; i < (unsigned)c->nparts; i++) {
 		char name[96];
+		if (c->named[i])
+			continue;
 		const char *thread = c->labels[i * 2], *part = c->labels[i * 2 + 1];
 		if (thread)
 			snprintf(name, sizeof name, "thread %.40s", thread);
@@ -659,6 +692,7 @@ int cg_read_callgrind_stream(cg_profile **out, FILE *in, const char *name, cg_er
 	if (!c.rc)
 		name_parts(&c);
 	free(c.labels);
+	free(c.named);
 	if (c.rc) {
 		cg_profile_free(c.p);
 		return c.rc;
