@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "fprof_profile.h"
 #include "fprof_term.h"
 #include "tap.h"
 
@@ -364,6 +365,34 @@ static void test_deep_mutual_recursion_linear(void)
 	free(t.buf);
 }
 
+/* The fast collapse relies on fprof's pair check being a plain "the newest
+ * k+1 entries repeat at distance k" test; check that on random levels. */
+static void test_collapse_is_a_square_test(void)
+{
+	uint32_t y[64];
+	unsigned long seed = 12345;
+	int mismatches = 0, collapses = 0;
+	for (int round = 0; round < 200000; round++) {
+		uint32_t len = 3 + (uint32_t)(seed % 40), alpha = 1 + (uint32_t)((seed >> 8) % 4);
+		for (uint32_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+			y[i] = (uint32_t)((seed >> 33) % alpha);
+		}
+		uint32_t want = fp_collapse_reference(y, len), got = 0;
+		for (uint32_t k = 1; 2 * k < len && !got; k++) {
+			uint32_t i = 0;
+			while (i <= k && y[i] == y[k + i])
+				i++;
+			if (i > k)
+				got = k;
+		}
+		mismatches += want != got;
+		collapses += want != 0;
+	}
+	check_int(mismatches, ==, 0);
+	check(collapses > 1000);
+}
+
 static void test_term_printing(void)
 {
 	fprof_arena a = { 0 };
@@ -391,6 +420,7 @@ int main(int argc, char **argv)
 	TEST(test_partial_keeps_data(), "allow_partial keeps the data and says why");
 	TEST(test_unknown_kind_counted(), "unknown message kinds counted (strict: error)");
 	TEST(test_deep_mutual_recursion_linear(), "60,000-deep mutual recursion, exact ACC");
+	TEST(test_collapse_is_a_square_test(), "fprof's collapse check equals the square test");
 	TEST(test_term_printing(), "Erlang term text round trip");
 	return tap_done();
 }

@@ -14,7 +14,7 @@ run() ->
 
 worker(Parent, N) ->
     receive {go, M} -> ok end,
-    X = work(M * 50, 0),
+    X = work(M * 25, 0),
     receive after N -> ok end,
     Parent ! {done, self(), X + N}.
 

@@ -4,8 +4,8 @@
 -export([run/0]).
 
 run() ->
-    A = length(mk(700)),
-    B = length(a(700)),
+    A = length(mk(400)),
+    B = length(a(400)),
     C = t1(300),
     {A, B, C}.
 
