@@ -26,6 +26,20 @@ arc main -> easy count=1 incl=3
 arc main -> hard count=1 incl=1001
 arc work -> step count=1000 incl=1000"
 
+# The gprof call graph: gprof's proportional guess gives easy and hard the
+# same share of work (equal call counts); the tree's exact arcs do not.
+pct() {  # pct EXACT: "NAME %time" of the primary lines of easy and hard
+	"$CG_BUILD/tests/test_cgtree" --gprof "$1" "$WORK/eh.cgt" |
+		awk '/^\[[0-9]+\]/ && ($NF ~ /^\[/) && ($(NF-1) == "easy" || $(NF-1) == "hard") { print $(NF-1), $2 }' |
+		LC_ALL=C sort
+}
+is "gprof report, proportional: easy and hard split work 50/50" "$(pct 0)" \
+"easy 50.0
+hard 50.0"
+is "gprof report, exact from the tree: easy ~0%, hard ~100%" "$(pct 1)" \
+"easy 0.3
+hard 99.6"
+
 "$BIN/cgrun" --time=calls -o "$WORK/recur.cgt" "$P/recur" >/dev/null 2>&1
 dump "$WORK/recur.cgt" >"$WORK/recur.txt"
 is "recursion: calls include folded entries, inclusive never double counts" \

@@ -7,6 +7,9 @@
  *   func NAME calls=C self=S incl=I [transparent]
  *   arc CALLER -> CALLEE count=N incl=I
  *
+ * and with `--gprof EXACT FILE` the gprof call graph (brief) of it, with
+ * the tree's exact arc costs (EXACT 1) or gprof's proportional guess (0).
+ *
  * costs of event 0; lines within a part sorted by the caller (sort(1)).
  */
 #include <stdio.h>
@@ -218,8 +221,28 @@ static int dump(const char *path)
 	return 0;
 }
 
+static int gprof_graph(int exact, const char *path)
+{
+	cg_profile *p;
+	cg_error err = CG_ERROR_INIT;
+	if (cg_profile_new(&p))
+		return 3;
+	cg_gprof_options g = CG_GPROF_OPTIONS_INIT;
+	g.brief = 1;
+	g.use_exact_inclusive = exact;
+	int rc = cg_read_cgtree(p, path, &err);
+	if (!rc)
+		rc = cg_gprof_report(p, 0, CG_GPROF_GRAPH, &g, stdout, &err);
+	if (rc)
+		fprintf(stderr, "%s\n", err.message);
+	cg_profile_free(p);
+	return rc ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "--gprof") == 0)
+		return gprof_graph(strcmp(argv[2], "1") == 0, argv[3]);
 	if (argc > 2 && strcmp(argv[1], "--dump") == 0) {
 		for (int i = 2; i < argc; i++)
 			if (dump(argv[i]))
