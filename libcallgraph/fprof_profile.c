@@ -202,6 +202,8 @@ uint32_t fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t
 	n->parent = FP_NONE;
 	n->fid = FP_NONE;
 	n->proc = (uint32_t)st->nprocs;
+	n->memo_fid = FP_NONE;
+	n->memo_child = FP_NONE;
 	p->root = (uint32_t)st->nnodes++;
 	return (uint32_t)st->nprocs++;
 }
@@ -232,13 +234,18 @@ static fp_row *row_get(fp_state *st, uint32_t proc, uint32_t caller, uint32_t fu
 
 static uint32_t node_child(fp_state *st, uint32_t parent, uint32_t fid)
 {
+	if (st->nodes[parent].memo_fid == fid && st->nodes[parent].memo_child != FP_NONE)
+		return st->nodes[parent].memo_child;
 	uint32_t h = mix32((uint64_t)parent << 32 | fid);
 	IX_FOR(&st->node_ix, h, j) {
 		if (st->node_ix.hash[j] != h)
 			continue;
 		fp_node *n = &st->nodes[st->node_ix.slot[j] - 1];
-		if (n->parent == parent && n->fid == fid)
+		if (n->parent == parent && n->fid == fid) {
+			st->nodes[parent].memo_fid = fid;
+			st->nodes[parent].memo_child = st->node_ix.slot[j] - 1;
 			return st->node_ix.slot[j] - 1;
+		}
 	}
 	if (grow((void **)&st->nodes, &st->capnodes, st->nnodes, sizeof *st->nodes) ||
 	    ix_insert(&st->node_ix, h, (uint32_t)st->nnodes)) {
@@ -250,6 +257,10 @@ static uint32_t node_child(fp_state *st, uint32_t parent, uint32_t fid)
 	n->parent = parent;
 	n->fid = fid;
 	n->proc = st->nodes[parent].proc;
+	n->memo_fid = FP_NONE;
+	n->memo_child = FP_NONE;
+	st->nodes[parent].memo_fid = fid;
+	st->nodes[parent].memo_child = (uint32_t)st->nnodes;
 	return (uint32_t)st->nnodes++;
 }
 
@@ -293,22 +304,11 @@ static inline fp_entry *lvl_front(fp_proc *p, uint32_t l)
 static void gram_push(fp_state *st, uint32_t proc, uint32_t i);
 static void gram_pop(fp_state *st, uint32_t proc, uint32_t i);
 
-static int adjust_entries(fp_state *st, uint32_t proc, uint32_t fid, int d)
+/* Entries hold the index of their fp_count, so only a new entry needs
+ * the hash lookup. */
+static inline fp_count *entry_count(fp_state *st, const fp_entry *e)
 {
-	fp_count *c = count_get(st, proc, fid);
-	if (!c)
-		return -1;
-	c->entries += (uint32_t)d;
-	return (int)c->entries;
-}
-
-static int adjust_fronts(fp_state *st, uint32_t proc, uint32_t fid, int d)
-{
-	fp_count *c = count_get(st, proc, fid);
-	if (!c)
-		return -1;
-	c->fronts += (uint32_t)d;
-	return 0;
+	return &st->counts[e->count];
 }
 
 /* Appends an entry to the top level (or a new level). */
@@ -334,16 +334,22 @@ static int add_entry(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts, int 
 		}
 		p->lvl[p->nlvl++] = p->nent;
 	} else {
-		adjust_fronts(st, proc, p->ent[p->nent - 1].fid, -1);
+		entry_count(st, &p->ent[p->nent - 1])->fronts--;
 	}
+	fp_count *c = count_get(st, proc, fid);
+	if (!c)
+		return CG_ENOMEM;
+	p = &st->procs[proc];
+	c->entries++;
+	c->fronts++;
+	p->ent[p->nent].count = (uint32_t)(c - st->counts);
+	p->ent[p->nent].row = FP_NONE;
 	p->ent[p->nent].fid = fid;
 	p->ent[p->nent].node = FP_NONE;
 	p->ent[p->nent].ts = ts;
 	p->ent[p->nent].gh = 0;
 	p->ent[p->nent].gprev = FP_NONE;
 	p->nent++;
-	adjust_entries(st, proc, fid, +1);
-	adjust_fronts(st, proc, fid, +1);
 	if (p->nent - p->lvl[p->nlvl - 1] >= FP_GRAM)
 		gram_push(st, proc, p->nent - 1);
 	return st->oom ? CG_ENOMEM : 0;
@@ -357,12 +363,13 @@ static int pop_entry(fp_state *st, uint32_t proc)
 	if (p->ent[p->nent - 1].gh)
 		gram_pop(st, proc, p->nent - 1);
 	fp_entry *e = &p->ent[--p->nent];
-	adjust_fronts(st, proc, e->fid, -1);
-	int left = adjust_entries(st, proc, e->fid, -1);
+	fp_count *c = entry_count(st, e);
+	c->fronts--;
+	int left = (int)--c->entries;
 	if (p->lvl[p->nlvl - 1] == p->nent)
 		p->nlvl--;
 	else
-		adjust_fronts(st, proc, p->ent[p->nent - 1].fid, +1);
+		entry_count(st, &p->ent[p->nent - 1])->fronts++;
 	return left;
 }
 
@@ -442,9 +449,18 @@ static void clock_at(fp_state *st, uint32_t proc, uint32_t i, uint32_t l, int cl
 	if (!caller_of(p, i, l, &ce, &func))
 		return;
 	uint32_t caller = ce == FP_NONE ? FP_UNDEFINED : p->ent[ce].fid;
-	fp_row *r = row_get(st, proc, caller, func);
-	if (!r)
-		return;
+	fp_entry *en = &p->ent[i];
+	fp_row *r;
+	if (en->row != FP_NONE && en->rcaller == caller) {
+		r = &st->rows[en->row];
+	} else {
+		r = row_get(st, proc, caller, func);
+		if (!r)
+			return;
+		p = &st->procs[proc];
+		p->ent[i].row = (uint32_t)(r - st->rows);
+		p->ent[i].rcaller = caller;
+	}
 	if (clk == CLK_CNT) {
 		r->cnt++;
 	} else if (clk == CLK_ACC) {
@@ -706,7 +722,7 @@ static int unwind(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 		uint32_t l = p->nlvl - 1;
 		if (!first && lvl_front(p, l)->fid == fid) {
 			uint32_t i = p->nent - 1;
-			if (count_get(st, proc, fid) && count_get(st, proc, fid)->entries == 1)
+			if (entry_count(st, &st->procs[proc].ent[i])->entries == 1)
 				clock_at(st, proc, i, l, CLK_ACC, ts);
 			st->procs[proc].ent[i].ts = ts;
 			break;
@@ -717,10 +733,8 @@ static int unwind(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 			p = &st->procs[proc];
 			uint32_t i = p->nent - 1;
 			uint32_t f = p->ent[i].fid;
-			fp_count *cc = count_get(st, proc, f);
-			if (!cc)
-				return CG_ENOMEM;
-			if (cc->entries == 1)
+			(void)f;
+			if (entry_count(st, &p->ent[i])->entries == 1)
 				clock_at(st, proc, i, p->nlvl - 1, CLK_ACC, ts);
 			pop_entry(st, proc);
 		}

@@ -55,6 +55,8 @@ typedef struct fp_entry {
 	 * the level with the same gram (FP_NONE: none). */
 	uint64_t gh;
 	uint32_t gprev;
+	uint32_t count;           /* index of this (process, function)'s fp_count */
+	uint32_t row, rcaller;    /* last row charged and its caller (a cache) */
 } fp_entry;
 
 #define FP_GRAM 16
@@ -92,6 +94,7 @@ typedef struct fp_row {
 
 typedef struct fp_node {
 	uint32_t parent, fid, proc;
+	uint32_t memo_fid, memo_child;   /* last child looked up (a cache) */
 	uint64_t calls;
 	int64_t self;
 } fp_node;

@@ -113,6 +113,10 @@ struct reader {
 	int stopped;              /* fprof stopped handling (data error) */
 	char stop_msg[512];
 	int warned_unknown;
+	/* the previous record's pid bytes: most records repeat it */
+	uint8_t last_pid[64];
+	size_t last_pid_len;
+	uint32_t last_proc;
 };
 
 enum { TR_OK = 0, TR_BAD = 1, TR_UNKNOWN = 2, TR_FPROF_ERR = 3 };
@@ -235,6 +239,11 @@ static int get_pid(struct reader *r, const uint8_t **pp, const uint8_t *end, uin
 	size_t fixed = *start == 88 ? 12 : 9;
 	TNEED(fixed);
 	size_t n = (size_t)(p + fixed - start);
+	if (n == r->last_pid_len && memcmp(start, r->last_pid, n) == 0) {
+		*proc = r->last_proc;
+		*pp = p + fixed;
+		return TR_OK;
+	}
 	uint32_t h = raw_hash(start, n);
 	if (!raw_find(&r->pids, start, n, h, proc)) {
 		uint32_t creation = *start == 88 ? rd32(p + 8) : p[8];
@@ -263,6 +272,11 @@ static int get_pid(struct reader *r, const uint8_t **pp, const uint8_t *end, uin
 		fprof_arena_release(&tmp);
 		if (*proc == FP_NONE || raw_add(&r->pids, &r->st.arena, start, n, h, *proc))
 			return oom(r);
+	}
+	if (n <= sizeof r->last_pid) {
+		memcpy(r->last_pid, start, n);
+		r->last_pid_len = n;
+		r->last_proc = *proc;
 	}
 	*pp = p + fixed;
 	return TR_OK;
@@ -317,6 +331,34 @@ static int list_length(const uint8_t **pp, const uint8_t *end, int64_t *n)
 	return TR_BAD;
 }
 
+/* The common MFA shape {atom, atom, small integer}: advances *pp past it
+ * and returns 1, else 0 (the caller falls back to the generic skip). */
+static int mfa_extent(const uint8_t **pp, const uint8_t *end)
+{
+	const uint8_t *p = *pp;
+	if (end - p < 2 || p[0] != 104 || p[1] != 3)
+		return 0;
+	p += 2;
+	for (int i = 0; i < 2; i++) {
+		if (end - p < 3)
+			return 0;
+		size_t len;
+		if (p[0] == 100 || p[0] == 118)
+			len = 3 + ((size_t)p[1] << 8 | p[2]);
+		else if (p[0] == 119 || p[0] == 115)
+			len = 2 + (size_t)p[1];
+		else
+			return 0;
+		if ((size_t)(end - p) < len)
+			return 0;
+		p += len;
+	}
+	if (end - p < 2 || p[0] != 97)
+		return 0;
+	*pp = p + 2;
+	return 1;
+}
+
 /* An MFA {M, F, Arity | Args} (or the atom undefined when allowed) ->
  * function id. */
 static int get_mfa(struct reader *r, const uint8_t **pp, const uint8_t *end, int allow_undefined,
@@ -330,7 +372,7 @@ static int get_mfa(struct reader *r, const uint8_t **pp, const uint8_t *end, int
 		*fid = FP_UNDEFINED;
 		return skip(pp, end);
 	}
-	if (skip(&p, end))
+	if (!mfa_extent(&p, end) && skip(&p, end))
 		return TR_BAD;
 	size_t n = (size_t)(p - start);
 	uint32_t h = raw_hash(start, n);
