@@ -64,6 +64,11 @@ $(B)/tests/collector/calls-static: testdata/collector/progs/calls.c $(CGC_A)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CGC_TPROG_FLAGS) -o $@ $< $(CGC_A)
 
+# The control API test links the collector (it calls cgc_*).
+$(B)/tests/collector/api: testdata/collector/progs/api.c collector/cgcollect.h $(CGC_A)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CGC_TPROG_FLAGS) -Icollector -o $@ $< $(CGC_A)
+
 CHECK_TARGETS += $(CGC_TPROGS) $(B)/tests/collector/calls-static
 
 # ---- benchmark -------------------------------------------------------------

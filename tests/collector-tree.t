@@ -71,6 +71,23 @@ main/outer/after calls=4 redos=0 rec=0 cost=4
 main/after calls=1 redos=0 rec=0 cost=1"
 ok "longjmp: the resyncs are counted" grep -q "resyncs 2 status ok" "$WORK/jump.cgt"
 
+# The control API (testdata/collector/progs/api.c, collector linked in).
+out=$(cd "$WORK" && CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT=api-end.cgt "$P/api" api-mid.cgt)
+is "api: the program ran" "$out" 107
+is "api: cgc_dump mid-run wrote what was counted so far" "$(paths "$WORK/api-mid.cgt")" \
+"main calls=1 redos=0 rec=0 cost=1
+main/phase calls=1 redos=0 rec=0 cost=1
+main/phase/leaf calls=2 redos=0 rec=0 cost=2"
+is "api: after reset only later calls count; disabled calls do not; noprofile by name; registered functions mix with C" \
+	"$(paths "$WORK/api-end.cgt")" \
+"main calls=0 redos=0 rec=0 cost=0
+main/phase calls=1 redos=0 rec=0 cost=1
+main/phase/leaf calls=3 redos=0 rec=0 cost=3
+main/leaf calls=1 redos=0 rec=0 cost=1
+main/script calls=1 redos=0 rec=0 cost=1
+main/script/leaf calls=1 redos=0 rec=0 cost=1"
+ok "api: registered functions keep their file and line" grep -qx "func [0-9]* name script x.scm 7" "$WORK/api-end.cgt"
+
 # Out of memory: a 250-byte cap on the tree (CGCOLLECT_MEMORY) holds two
 # nodes; the program runs on, the collection stops, and the file says so.
 out=$(cd "$WORK" && CGCOLLECT_MEMORY=250 CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT=oom.cgt \
