@@ -370,6 +370,34 @@ static void test_cycles_are_sccs(void)
 	}
 }
 
+static void test_flat_filter_and_form_feed(void)
+{
+	cg_profile *p = cycles_profile();
+	cg_gprof_symspec specs[2] = { { CG_GPROF_EXCL_FLAT, "burn" }, { CG_GPROF_INCL_FLAT, "nosuch" } };
+	cg_gprof_options o = CG_GPROF_OPTIONS_INIT;
+	o.specs = specs;
+	o.nspecs = 2;
+	cg_gprof_tables *t;
+	cg_error err = CG_ERROR_INIT;
+	check_int(cg_gprof_tables_new(&t, p, &o, &err), ==, 0);
+	check_int(cg_gprof_flat_filter(t, p, BURN), ==, 0);
+	check_int(cg_gprof_flat_filter(t, p, MAIN), !=, 0);
+	cg_gprof_tables_free(t);
+
+	/* -Pburn: burn's time leaves the total: nothing accumulated */
+	o.brief = 1;
+	char *r = report(p, CG_GPROF_FLAT, &o);
+	check(r && strstr(r, " no time accumulated\n") && !strstr(r, " burn\n"));
+	free(r);
+	/* after gprof's -i summary, the first section starts a new page */
+	o.nspecs = 0;
+	o.after_output = 1;
+	r = report(p, CG_GPROF_FLAT, &o);
+	check(r && strncmp(r, "\f\nFlat profile:\n", 16) == 0);
+	free(r);
+	cg_profile_free(p);
+}
+
 /* main -> a -> c once (expensive), main -> b -> c nine times (cheap). */
 static cg_profile *tree_profile(void)
 {
@@ -435,6 +463,7 @@ int main(void)
 	TEST(test_spec_matching_nothing(), "a spec that matches nothing has no effect");
 	TEST(test_foreign_profile(), "profile without addresses, microseconds, spontaneous caller");
 	TEST(test_cycles_are_sccs(), "gprof's cycles are exactly the non-trivial SCCs");
+	TEST(test_flat_filter_and_form_feed(), "flat tables for the reader; -P removes time; form feed after -i");
 	TEST(test_exact_inclusive(), "use_exact_inclusive prints the call tree's attribution");
 	return tap_done();
 }

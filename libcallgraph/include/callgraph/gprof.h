@@ -14,6 +14,9 @@
  *    Functions flagged CG_FN_SPONTANEOUS are not symbols: arcs from or to
  *    them are ignored (their callees print as <spontaneous>, as gprof does
  *    for calls from outside the profiled range).
+ *  - end = one past gprof's inclusive end address: a symbol with
+ *    end <= addr (data_start above .text) has an empty range and never
+ *    tests as being in an option table, as in gprof.
  *  - Self time: cg_profile_self_exact() of event 0 when the part has exact
  *    values (gprof's fractional histogram credit, in ticks), else the
  *    integer self cost of opts->event.  One tick lasts unit_seconds of that
@@ -39,11 +42,15 @@
  *      "gprof.source_files"   the source files in gprof's internal list
  *                             order (most recently seen in .symtab order
  *                             first), one per line; -A prints files in
- *                             this order.  Default: files by their first
- *                             function, last first
+ *                             this order.  Default: the order gprof
+ *                             learns them from the symbol table of
+ *                             "executable", else by first function, last
+ *                             first
+ *      "executable"           see above
  *
- * Threading: no global state; one analysis may be read from several
- * threads once built.
+ * Threading: no global state (except libiberty's demangling style, which
+ * is the caller's); one analysis may be read from several threads once
+ * built.  Output is deterministic: every sort has gprof's tie-breaks.
  */
 #ifndef CALLGRAPH_GPROF_H
 #define CALLGRAPH_GPROF_H
