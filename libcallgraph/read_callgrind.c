@@ -462,6 +462,8 @@ static int cost_line(struct cr *c, const char *s)
 		uint64_t v;
 		if (k == c->ncols)
 			return fail(c, "more costs than events");
+		if (*s == '-')
+			return fail(c, "negative cost (costs are unsigned)");
 		if (parse_u64(&s, &v) || (*s && *s != ' ' && *s != '\t'))
 			return fail(c, "bad cost number");
 		if (v > INT64_MAX)

@@ -34,6 +34,15 @@ struct xr {
 
 static int fail(struct xr *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The line of the element being read (the parser itself may have read
+ * ahead). */
+static int current_line(struct xr *x)
+{
+	xmlNodePtr node = xmlTextReaderCurrentNode(x->r);
+	long line = node ? xmlGetLineNo(node) : -1;
+	return line > 0 ? (int)line : xmlTextReaderGetParserLineNumber(x->r);
+}
+
 static int fail(struct xr *x, const char *fmt, ...)
 {
 	char msg[600];
@@ -43,8 +52,7 @@ static int fail(struct xr *x, const char *fmt, ...)
 	va_end(ap);
 	if (x->rc)
 		return x->rc;
-	x->rc = cg_error_set(x->err, CG_EFORMAT, "%s:%d: %s", x->name,
-			     xmlTextReaderGetParserLineNumber(x->r), msg);
+	x->rc = cg_error_set(x->err, CG_EFORMAT, "%s:%d: %s", x->name, current_line(x), msg);
 	return x->rc;
 }
 
@@ -583,6 +591,10 @@ static int run(struct xr *x)
 				return x->rc;
 		} else if (type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA) {
 			return fail(x, "unexpected text");
+		} else if (type == XML_READER_TYPE_DOCUMENT_TYPE) {
+			/* the format has no DTD; refusing one also refuses
+			 * entity definitions */
+			return fail(x, "document type declarations are not allowed");
 		}
 	}
 	if (r < 0 || x->parse_error[0]) {
