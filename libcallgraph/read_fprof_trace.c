@@ -33,11 +33,22 @@ struct rawcache {
 	size_t scap;
 };
 
+/* Eight bytes at a time: this runs twice per call record. */
 static uint32_t raw_hash(const uint8_t *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		p += 8;
+		n -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
 	return (uint32_t)(h ^ h >> 32);
 }
 
