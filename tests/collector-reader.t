@@ -54,6 +54,24 @@ func fact calls=5 self=5 incl=5
 func is_even calls=3 self=3 incl=5
 func is_odd calls=2 self=2 incl=4"
 
+# A shared library built with -finstrument-functions: its functions are
+# recorded against the library and named from its own symbol table.
+cat >"$WORK/libshx.c" <<'C'
+static volatile int s;
+__attribute__((noinline)) static void inner(void) { s++; }
+void shx_entry(int n) { for (int i = 0; i < n; i++) inner(); }
+C
+printf 'void shx_entry(int n);\nint main(void) { shx_entry(4); return 0; }\n' >"$WORK/usesh.c"
+cc -O1 -g -fPIC -shared -finstrument-functions -o "$WORK/libshx.so" "$WORK/libshx.c" &&
+cc -O1 -g -finstrument-functions -o "$WORK/usesh" "$WORK/usesh.c" -L"$WORK" -lshx -Wl,-rpath,"$WORK"
+"$BIN/cgrun" --time=calls -o "$WORK/sh.cgt" "$WORK/usesh" >/dev/null 2>&1
+ok "shared library: its functions are recorded against it" \
+	grep -q "^func 1 addr [1-9][0-9]* 0x" "$WORK/sh.cgt"
+is "shared library: static and exported functions named offline" \
+	"$(dump "$WORK/sh.cgt" | grep '^arc')" \
+"arc main -> shx_entry count=1 incl=5
+arc shx_entry -> inner count=4 incl=4"
+
 ok "cgconvert detects cgtree and writes Callgrind" \
 	"$BIN/cgconvert" -t callgrind -o "$WORK/eh.callgrind" "$WORK/eh.cgt"
 callgrind_annotate --inclusive=yes "$WORK/eh.callgrind" >"$WORK/eh.ann" 2>&1
