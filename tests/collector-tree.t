@@ -71,6 +71,14 @@ main/outer/after calls=4 redos=0 rec=0 cost=4
 main/after calls=1 redos=0 rec=0 cost=1"
 ok "longjmp: the resyncs are counted" grep -q "resyncs 2 status ok" "$WORK/jump.cgt"
 
+run fanout.cgt fanout
+want=$( { echo "main calls=1 redos=0 rec=0 cost=1"
+	for i in $(seq -w 0 19); do echo "main/f$i calls=5 redos=0 rec=0 cost=5"; done
+	for i in $(seq -w 0 19); do [ "$i" = 07 ] || echo "main/f07/f$i calls=5 redos=0 rec=0 cost=5"; done
+	} | LC_ALL=C sort)
+is "fan-out of 20 in a cycle (per-parent table): every count exact" \
+	"$(paths "$WORK/fanout.cgt" | LC_ALL=C sort)" "$want"
+
 # The control API (testdata/collector/progs/api.c, collector linked in).
 out=$(cd "$WORK" && CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT=api-end.cgt "$P/api" api-mid.cgt)
 is "api: the program ran" "$out" 107
