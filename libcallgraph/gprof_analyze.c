@@ -106,9 +106,17 @@ static void assign_times(cg_gprof_analysis *a)
 	meta_double(p, "gmon.scale", &a->scale);
 	if (!isfinite(a->scale) || a->scale < 0 || a->scale > 1e15)
 		a->scale = 0.0;
-	a->dimension = meta_or(p, "gmon.dimension", e && e->unit_seconds == 0 && !gmon
-			       ? e->name : "seconds");
-	a->dimension_abbrev = meta_or(p, "gmon.dimension_abbrev", "s");
+	/* An event that is not time prints in its own units, named after it
+	 * (its first letter in the per-call unit, as "s" stands for seconds). */
+	a->raw_units = e && e->unit_seconds == 0 && !gmon && !cg_profile_meta(p, "hz");
+	a->dimension = meta_or(p, "gmon.dimension", a->raw_units ? e->name : "seconds");
+	if (a->raw_units && !cg_profile_meta(p, "gmon.dimension_abbrev")) {
+		a->raw_abbrev[0] = e->name[0] ? e->name[0] : 'u';
+		a->raw_abbrev[1] = '\0';
+		a->dimension_abbrev = a->raw_abbrev;
+	} else {
+		a->dimension_abbrev = meta_or(p, "gmon.dimension_abbrev", "s");
+	}
 }
 
 /* Arcs of the part in first-appearance order, filtered by the arc tables;

@@ -95,6 +95,8 @@ struct cg_gprof_analysis {
 	double print_time;        /* call graph denominator, ticks */
 	double scale;             /* histogram scale (UNITs per bin) */
 	const char *dimension, *dimension_abbrev;
+	int raw_units;            /* time is an event that is not time */
+	char raw_abbrev[2];
 	int has_histogram, has_arcs;
 
 };

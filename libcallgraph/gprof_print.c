@@ -503,8 +503,8 @@ static int print_graph(printer *pr)
 	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)", (long)a->scale * 2);
 	pr->print_time = a->print_time;
 	if (pr->print_time > 0.0) {
-		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / pr->print_time,
-			pr->print_time / a->hz);
+		fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / pr->print_time,
+			pr->print_time / a->hz, a->raw_units ? a->dimension : "seconds");
 	} else {
 		fputs(" no time propagated\n\n", out);
 		pr->print_time = 1.0;
