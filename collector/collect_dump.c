@@ -490,9 +490,24 @@ int CGC_TEXT cgc_write_profile(const char *path)
 	} else {
 		output_path(final, sizeof final);
 	}
+	/* The temporary name carries the pid: two processes writing the same
+	 * output never share a temporary file. */
 	size_t flen = strlen(final);
 	memcpy(tmp, final, flen);
-	memcpy(tmp + flen, ".tmp", 5);
+	memcpy(tmp + flen, ".tmp.", 5);
+	flen += 5;
+	{
+		char digits[24];
+		int i = sizeof digits;
+		uint64_t v = (uint64_t)getpid();
+		do {
+			digits[--i] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		memcpy(tmp + flen, digits + i, sizeof digits - (size_t)i);
+		flen += sizeof digits - (size_t)i;
+	}
+	tmp[flen] = '\0';
 
 	struct out *o = malloc(sizeof *o);
 	struct objects os;
