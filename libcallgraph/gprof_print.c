@@ -171,19 +171,96 @@ static const struct { char prefix; double scale; } si_units[] = {
 };
 #define N_SI_UNITS (sizeof si_units / sizeof si_units[0])
 
-static int print_flat(printer *pr)
+/* gprof's per-call unit: the first SI prefix that brings the largest
+ * (self + children) per call into [1, 1000); milliseconds in BSD style. */
+static size_t flat_unit(const printer *pr, const uint32_t *order)
+{
+	const cg_gprof_analysis *a = pr->a;
+	if (pr->bsd)
+		return 5;
+	double top_time = 0.0;
+	int found = 0;
+	for (uint32_t i = 0; i < a->nsyms; i++) {
+		const gp_sym *s = &a->syms[order[i]];
+		if (s->ncalls == 0)
+			continue;
+		double t = (s->time + s->child_time) / (double)s->ncalls;
+		if (t > top_time) {
+			top_time = t;
+			found = 1;
+		}
+	}
+	if (!found || !(top_time > 0.0))
+		return 0;
+	top_time /= a->hz;
+	for (size_t unit = 0; unit < N_SI_UNITS; unit++) {
+		double v = si_units[unit].scale * top_time;
+		if (v >= 1.0 && v < 1000.0)
+			return unit;
+	}
+	return 0;       /* beyond gprof's table (gprof reads past its end) */
+}
+
+/* The header lines; returns the denominator of the % column. */
+static double flat_header(printer *pr, size_t unit)
 {
 	const cg_gprof_analysis *a = pr->a;
 	FILE *out = pr->out;
+	char unit_name[16];
+	snprintf(unit_name, sizeof unit_name, "%c%c/call", si_units[unit].prefix,
+		 a->dimension_abbrev[0] ? a->dimension_abbrev[0] : ' ');
+	double total = a->total_time;
+	if (pr->bsd) {
+		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)", (long)a->scale * 2);
+		if (total > 0.0)
+			fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / total, total / a->hz,
+				a->dimension);
+	} else {
+		fprintf(out, "\nEach sample counts as %g %s.\n", 1.0 / a->hz, a->dimension);
+	}
+	if (total <= 0.0) {
+		fputs(" no time accumulated\n\n", out);
+		total = 1.0;
+	}
+	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
+	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
+		"time", a->dimension, a->dimension, "calls", unit_name, unit_name, "name");
+	return total;
+}
+
+static void flat_row(printer *pr, uint32_t si, double total, double scale, double *accum)
+{
+	const cg_gprof_analysis *a = pr->a;
+	const gp_sym *s = &a->syms[si];
 	double hz = a->hz;
+	*accum += s->time;
+	fprintf(pr->out, pr->bsd ? "%5.1f %10.2f %8.2f" : "%6.2f %9.2f %8.2f",
+		total > 0.0 ? 100 * s->time / total : 0.0, *accum / hz, s->time / hz);
+	if (s->ncalls != 0)
+		fprintf(pr->out, " %8lu %8.2f %8.2f  ", (unsigned long)s->ncalls,
+			scale * s->time / hz / (double)s->ncalls,
+			scale * (s->time + s->child_time) / hz / (double)s->ncalls);
+	else
+		fprintf(pr->out, " %8.8s %8.8s %8.8s  ", "", "", "");
+	if (pr->bsd)
+		print_name(pr, si);
+	else
+		print_name_only(pr, si);
+	fputc('\n', pr->out);
+}
+
+static int print_flat(printer *pr)
+{
+	const cg_gprof_analysis *a = pr->a;
 	section_start(pr);
 	if (pr->bsd) {
 		if (!a->opts.brief) {
-			fputs("\n\n\nflat profile:\n", out);
-			fputs(flat_blurb, out);
+			fputs("\n\n\nflat profile:\n", pr->out);
+			fputs(flat_blurb, pr->out);
 		}
 	} else {
-		fputs("Flat profile:\n", out);
+		fputs("Flat profile:\n", pr->out);
 	}
 	uint32_t n = a->nsyms;
 	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
@@ -195,56 +272,8 @@ static int print_flat(printer *pr)
 		free(order);
 		return CG_ENOMEM;
 	}
-
-	size_t unit = 5;      /* BSD: always milliseconds */
-	if (!pr->bsd) {
-		unit = 0;
-		double top_time = 0.0;
-		int found = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			const gp_sym *s = &a->syms[order[i]];
-			if (s->ncalls == 0)
-				continue;
-			double t = (s->time + s->child_time) / (double)s->ncalls;
-			if (t > top_time) {
-				top_time = t;
-				found = 1;
-			}
-		}
-		if (found && top_time > 0.0) {
-			top_time /= hz;
-			for (unit = 0; unit < N_SI_UNITS; unit++) {
-				double v = si_units[unit].scale * top_time;
-				if (v >= 1.0 && v < 1000.0)
-					break;
-			}
-			if (unit == N_SI_UNITS)
-				unit = 0;   /* beyond gprof's table (it reads past it) */
-		}
-	}
-	char unit_name[16];
-	snprintf(unit_name, sizeof unit_name, "%c%c/call", si_units[unit].prefix,
-		 a->dimension_abbrev[0] ? a->dimension_abbrev[0] : ' ');
-
-	double total = a->total_time;
-	if (pr->bsd) {
-		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)", (long)a->scale * 2);
-		if (total > 0.0)
-			fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / total, total / hz,
-				a->dimension);
-	} else {
-		fprintf(out, "\nEach sample counts as %g %s.\n", 1.0 / hz, a->dimension);
-	}
-	if (total <= 0.0) {
-		fputs(" no time accumulated\n\n", out);
-		total = 1.0;
-	}
-	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-		"%  ", "cumulative", "self  ", "", "self  ", "total ", "");
-	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n",
-		"time", a->dimension, a->dimension, "calls", unit_name, unit_name, "name");
-
-	double scale = si_units[unit].scale, accum = 0.0;
+	size_t unit = flat_unit(pr, order);
+	double total = flat_header(pr, unit), accum = 0.0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t si = order[i];
 		const gp_sym *s = &a->syms[si];
@@ -252,24 +281,11 @@ static int print_flat(printer *pr)
 			continue;
 		if (!a->opts.zero && s->ncalls == 0 && s->time == 0)
 			continue;
-		accum += s->time;
-		fprintf(out, pr->bsd ? "%5.1f %10.2f %8.2f" : "%6.2f %9.2f %8.2f",
-			total > 0.0 ? 100 * s->time / total : 0.0, accum / hz, s->time / hz);
-		if (s->ncalls != 0)
-			fprintf(out, " %8lu %8.2f %8.2f  ", (unsigned long)s->ncalls,
-				scale * s->time / hz / (double)s->ncalls,
-				scale * (s->time + s->child_time) / hz / (double)s->ncalls);
-		else
-			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
-		if (pr->bsd)
-			print_name(pr, si);
-		else
-			print_name_only(pr, si);
-		fputc('\n', out);
+		flat_row(pr, si, total, si_units[unit].scale, &accum);
 	}
 	free(order);
 	if (!a->opts.brief && !pr->bsd)
-		fputs(flat_blurb, out);
+		fputs(flat_blurb, pr->out);
 	return 0;
 }
 
