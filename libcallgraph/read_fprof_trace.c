@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -718,6 +719,138 @@ int cg_read_fprof_trace_buffer(cg_profile *profile, const void *data, size_t len
 	return rc;
 }
 
+/* ---- read-ahead thread ----------------------------------------------------------------
+ *
+ * Big traces are read by a helper thread into a ring of chunks while the
+ * caller decodes, so disk time and decoding overlap instead of adding up.
+ * The thread owns no state of the profile; it only fills buffers.  Nothing
+ * is global: everything lives in struct prefetch for the one call. */
+
+enum { PF_SLOTS = 3, PF_CHUNK = 4 << 20 };
+
+struct prefetch {
+	int fd;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint8_t *buf[PF_SLOTS];
+	size_t len[PF_SLOTS], pos;   /* pos: bytes of the head slot already taken */
+	int full[PF_SLOTS];
+	size_t head, tail;           /* consumer's and producer's slot */
+	int eof, err, stop;
+};
+
+static void *pf_main(void *arg)
+{
+	struct prefetch *pf = arg;
+	for (;;) {
+		pthread_mutex_lock(&pf->mu);
+		while (pf->full[pf->tail] && !pf->stop)
+			pthread_cond_wait(&pf->cv, &pf->mu);
+		int stopping = pf->stop;
+		size_t slot = pf->tail;
+		pthread_mutex_unlock(&pf->mu);
+		if (stopping)
+			return NULL;
+		size_t got = 0;
+		int err = 0;
+		while (got < PF_CHUNK) {
+			ssize_t n = read(pf->fd, pf->buf[slot] + got, PF_CHUNK - got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				err = errno;
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		pthread_mutex_lock(&pf->mu);
+		pf->len[slot] = got;
+		pf->full[slot] = 1;
+		pf->tail = (slot + 1) % PF_SLOTS;
+		if (got < PF_CHUNK) {
+			pf->eof = 1;
+			pf->err = err;
+		}
+		pthread_cond_broadcast(&pf->cv);
+		int done = pf->eof;
+		pthread_mutex_unlock(&pf->mu);
+		if (done)
+			return NULL;
+	}
+}
+
+static int pf_start(struct prefetch *pf, int fd)
+{
+	memset(pf, 0, sizeof *pf);
+	pf->fd = fd;
+	for (int i = 0; i < PF_SLOTS; i++) {
+		pf->buf[i] = malloc(PF_CHUNK);
+		if (!pf->buf[i]) {
+			while (i-- > 0)
+				free(pf->buf[i]);
+			return -1;
+		}
+	}
+	pthread_mutex_init(&pf->mu, NULL);
+	pthread_cond_init(&pf->cv, NULL);
+	if (pthread_create(&pf->thread, NULL, pf_main, pf)) {
+		pthread_mutex_destroy(&pf->mu);
+		pthread_cond_destroy(&pf->cv);
+		for (int i = 0; i < PF_SLOTS; i++)
+			free(pf->buf[i]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Like read(2): bytes copied, 0 at end of file, -1 with errno. */
+static ssize_t pf_read(struct prefetch *pf, uint8_t *dst, size_t cap)
+{
+	pthread_mutex_lock(&pf->mu);
+	while (!pf->full[pf->head] && !pf->eof)
+		pthread_cond_wait(&pf->cv, &pf->mu);
+	if (!pf->full[pf->head]) {
+		int err = pf->err;
+		pthread_mutex_unlock(&pf->mu);
+		errno = err;
+		return err ? -1 : 0;
+	}
+	size_t slot = pf->head;
+	pthread_mutex_unlock(&pf->mu);
+	size_t n = pf->len[slot] - pf->pos;
+	if (n > cap)
+		n = cap;
+	memcpy(dst, pf->buf[slot] + pf->pos, n);
+	pf->pos += n;
+	if (pf->pos == pf->len[slot]) {
+		pthread_mutex_lock(&pf->mu);
+		pf->full[slot] = 0;
+		pf->pos = 0;
+		pf->head = (slot + 1) % PF_SLOTS;
+		pthread_cond_broadcast(&pf->cv);
+		pthread_mutex_unlock(&pf->mu);
+		if (n == 0) {   /* an empty last chunk: end of file */
+			errno = pf->err;
+			return pf->err ? -1 : 0;
+		}
+	}
+	return (ssize_t)n;
+}
+
+static void pf_stop(struct prefetch *pf)
+{
+	pthread_mutex_lock(&pf->mu);
+	pf->stop = 1;
+	pthread_cond_broadcast(&pf->cv);
+	pthread_mutex_unlock(&pf->mu);
+	pthread_join(pf->thread, NULL);
+	pthread_mutex_destroy(&pf->mu);
+	pthread_cond_destroy(&pf->cv);
+	for (int i = 0; i < PF_SLOTS; i++)
+		free(pf->buf[i]);
+}
+
 int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_read_options *opts,
 			cg_error *err)
 {
@@ -743,6 +876,9 @@ int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_re
 	}
 	uint64_t done = 0, next_progress = 1 << 24;
 	const char *trunc = NULL;
+	/* big regular files: overlap reading and decoding */
+	struct prefetch pf;
+	int threaded = total > 2 * (uint64_t)PF_CHUNK && pf_start(&pf, fd) == 0;
 	for (;;) {
 		if (have == cap) {
 			/* one record larger than the buffer: grow to fit it */
@@ -755,7 +891,7 @@ int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_re
 			buf = nb;
 			cap = ncap;
 		}
-		ssize_t n = read(fd, buf + have, cap - have);
+		ssize_t n = threaded ? pf_read(&pf, buf + have, cap - have) : read(fd, buf + have, cap - have);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -784,6 +920,8 @@ int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_re
 			next_progress = done + (1 << 24);
 		}
 	}
+	if (threaded)
+		pf_stop(&pf);
 	free(buf);
 	if (fd)
 		close(fd);

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "callgraph.h"
 #include "fprof_profile.h"
@@ -351,6 +352,32 @@ static void test_deep_mutual_recursion_linear(void)
 	cg_error err = CG_ERROR_INIT;
 	cg_profile_new(&p);
 	check_int(cg_read_fprof_trace_buffer(p, t.buf, t.len, "deep", NULL, &err), ==, 0);
+	/* the same from a file: big enough for the read-ahead thread */
+	char path[] = "/tmp/test_fprof_XXXXXX";
+	int fd = mkstemp(path);
+	check(fd >= 0);
+	if (fd >= 0) {
+		FILE *f = fdopen(fd, "wb");
+		check(f && fwrite(t.buf, 1, t.len, f) == t.len);
+		if (f)
+			fclose(f);
+		cg_profile *q;
+		cg_profile_new(&q);
+		check_int(cg_read_fprof_trace(q, path, NULL, &err), ==, 0);
+		check_int(cg_profile_arc_count(q, 0), ==, cg_profile_arc_count(p, 0));
+		for (size_t i = 0; i < cg_profile_arc_count(q, 0); i++) {
+			check_int(cg_profile_arc(q, 0, i)->count, ==, cg_profile_arc(p, 0, i)->count);
+			check_int(cg_profile_arc(q, 0, i)->inclusive[0], ==, cg_profile_arc(p, 0, i)->inclusive[0]);
+		}
+		cg_profile_free(q);
+		/* truncated file: the error names the offset where the last record starts */
+		check_int(truncate(path, (off_t)t.len - 1), ==, 0);
+		cg_profile_new(&q);
+		check_int(cg_read_fprof_trace(q, path, NULL, &err), ==, CG_EFORMAT);
+		check(strstr(err.message, "truncated record payload at byte offset") != NULL);
+		cg_profile_free(q);
+		unlink(path);
+	}
 	const cg_arc *a = arc_of(p, "m:top/0", "m:a/1");
 	check(a != NULL);
 	if (a)
