@@ -126,6 +126,30 @@ int gp_propagate(cg_gprof_analysis *a, cg_error *err);
 int gp_exact_inclusive(cg_gprof_analysis *a, const uint32_t *arc_of_model, cg_error *err);
 
 
+/* gprof_print.c, gprof_flat.c, gprof_graph.c: the report sections. */
+typedef struct gp_printer {
+	const cg_gprof_analysis *a;
+	FILE *out;
+	int bsd;
+	int first_output;
+	char **names;         /* demangled names (NULL: use the raw name) */
+	uint8_t *named;
+	double print_time;
+	uint32_t *buf;        /* scratch for list sorts */
+	size_t bufcap;
+} gp_printer;
+
+/* The last path component of a source path, or all of it with -L. */
+const char *gp_base_name(const char *path, int print_path);
+size_t gp_print_name_only(gp_printer *pr, uint32_t s);
+void gp_print_name(gp_printer *pr, uint32_t s);
+void gp_section_start(gp_printer *pr);
+int gp_reserve(gp_printer *pr, size_t n);
+int gp_print_flat(gp_printer *pr);
+int gp_print_graph(gp_printer *pr);
+int gp_print_index(gp_printer *pr);
+int gp_print_exec_counts(gp_printer *pr);
+
 /* gprof_annotate.c: the -A listing (to `out`, or -ann files). */
 int gp_print_annotated(const cg_gprof_analysis *a, FILE *out, int *first_output);
 
