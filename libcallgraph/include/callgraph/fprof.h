@@ -24,10 +24,13 @@
  *    cg_profile_set_calls = CNT, cg_profile_set_inclusive = ACC (both summed
  *    over callers), one arc per fprof row (Caller -> Func, count = CNT,
  *    inclusive = ACC; rows with caller `undefined` come from the
- *    "undefined" function), and a calling-context tree whose parent is
- *    always fprof's caller, so OWN per row is the sum of the tree's self
- *    costs over nodes (Func under Caller).  fprof's literal numbers are
- *    kept: `suspend` has self 0 and its waiting time as ACC.
+ *    "undefined" function), and a calling-context tree of the simulated
+ *    frames (self = OWN, calls = CNT; tail calls replace the frame's
+ *    function, so they add siblings, not depth).  fprof's literal numbers
+ *    are kept: `suspend` has self 0 and its waiting time as ACC.
+ *  - OWN per (caller, function) has no slot in the model: it is kept in
+ *    metadata "fprof.part.N.rows" (one "Caller TAB Func TAB CNT TAB ACC TAB
+ *    OWN" line per row), used by the writer only while it matches the arcs.
  *  - Metadata: "fprof.first_ts", "fprof.last_ts" (trace timestamps in µs;
  *    their difference is fprof's total ACC), "fprof.messages",
  *    "fprof.unknown_messages", "fprof.incomplete" (why, when a partial
