@@ -8,6 +8,8 @@ SRC=$CG_TOP/testdata/gprof
 DRV=$CG_BUILD/tests/test_gprof_annotate
 cd "$WORK" || exit 1
 
+ok "listing of a hand-built profile (driver self test)" "$DRV"
+
 cp "$SRC"/cycles.c "$SRC"/statics_*.c .
 ok "build and run the cycle example" sh -c 'gcc -pg -O0 -fno-inline -g -o cyc cycles.c && ./cyc && mv gmon.out cyc.gmon'
 ok "build and run the same-name statics example" sh -c \

@@ -3,14 +3,71 @@
  *   test_gprof_annotate EXE GMON [-x] [-y] [-z] [-m N] [-t N] [-I DIRS]...
  * prints the annotated source listing of the library's gprof writer the
  * way `gprof -A` prints it (messages on stderr with the name "gprof").
+ * Without arguments it is a unit test (TAP) of the listing on a
+ * hand-built profile and a source file it writes itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "callgraph.h"
+
+static int self_test(void)
+{
+	char dir[] = "/tmp/cgannoXXXXXX";
+	if (!mkdtemp(dir))
+		return 1;
+	char src[64];
+	snprintf(src, sizeof src, "%s/w.c", dir);
+	FILE *f = fopen(src, "w");
+	if (!f)
+		return 1;
+	fputs("int x;\nvoid work(void)\n{\n}\nint main(void)\n{\n}\n", f);
+	fclose(f);
+
+	cg_profile *p;
+	cg_profile_new(&p);
+	cg_profile_add_event(p, "samples", "samples", 0.01);
+	static const char *const names[] = { "work", "main" };
+	cg_fid fid[2];
+	for (int i = 0; i < 2; i++) {
+		cg_function fn = { 0 };
+		fn.name = names[i];
+		fn.file = src;
+		fn.line = i == 0 ? 3 : 6;
+		fn.flags = CG_FN_HAS_ADDR | CG_FN_IS_FUNC;
+		fn.addr = 0x1000 + 0x40 * (uint64_t)i;
+		fn.end = fn.addr + 0x40;
+		cg_profile_add_function(p, &fn, &fid[i]);
+	}
+	cg_profile_add_arc(p, 0, fid[1], fid[0], 30, NULL, NULL);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	cg_gprof_options o = CG_GPROF_OPTIONS_INIT;
+	cg_error err = CG_ERROR_INIT;
+	int rc = cg_gprof_report(p, 0, CG_GPROF_ANNOTATE, &o, out, &err);
+	fclose(out);
+	int ok = rc == 0 && buf
+		&& strstr(buf, "          30 -> {\n") != NULL
+		&& strstr(buf, "       ##### -> {\n") != NULL
+		&& strstr(buf, "        3         30\n") != NULL
+		&& strstr(buf, "   100.00   Percent of the file executed\n") != NULL;
+	printf("%sok 1 - annotated source of a hand-built profile\n1..1\n", ok ? "" : "not ");
+	if (!ok && buf)
+		printf("# got:\n%s", buf);
+	free(buf);
+	cg_profile_free(p);
+	remove(src);
+	remove(dir);
+	return ok ? 0 : 1;
+}
 
 int main(int argc, char **argv)
 {
+	if (argc == 1)
+		return self_test();
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s EXE GMON [-x] [-y] [-z] [-m N] [-t N] [-I DIRS]...\n", argv[0]);
 		return 2;
