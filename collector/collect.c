@@ -407,14 +407,16 @@ static struct cgc_node *CGC_TEXT descend(struct cgc_node *cur, uintptr_t fn, int
 
 /* Pops the frames a longjmp abandoned: those whose stack is gone (entered
  * deeper than we are now), and those entered at our very stack depth from
- * another call site (a sibling call that never returned).  A frame at the
- * same depth with the same call site is the physical function around an
- * inlined callee: it is alive. */
-static int CGC_TEXT resync(uintptr_t now, uintptr_t site)
+ * another call site (a sibling call that never returned) or of the same
+ * function (the same call made again).  A frame at the same depth, from
+ * the same call site, of another function is the physical function around
+ * an inlined callee: it is alive. */
+static int CGC_TEXT resync(uintptr_t now, uintptr_t site, uintptr_t fn)
 {
 	struct cgc_frame *sp = tls.sp;
 	int popped = 0;
-	while (sp[-1].sp < now || (sp[-1].sp == now && sp[-1].site != site)) {
+	while (sp[-1].sp < now ||
+	       (sp[-1].sp == now && (sp[-1].site != site || sp[-1].fn == fn))) {
 		sp--;
 		tls.cur = sp->saved;
 		popped = 1;
@@ -455,7 +457,7 @@ static void CGC_COLD enter_miss(struct cgc_node *cur, uintptr_t fn, uintptr_t no
 	struct cgc_frame *below = tls.sp - 2;
 	if (CGC_UNLIKELY(below->sp == now && below->site != site)) {
 		tls.sp--;
-		resync(now, site);
+		resync(now, site, fn);
 		push_and_descend(fn, now, site);
 		return;
 	}
@@ -471,7 +473,16 @@ static void CGC_COLD enter_slow(uintptr_t fn, uintptr_t now, uintptr_t site)
 		if (tls.th || !thread_init())
 			return;
 	}
-	resync(now, site);
+	resync(now, site, fn);
+	push_and_descend(fn, now, site);
+}
+
+/* A call of the current function at the depth of the current frame is not
+ * recursion (that would be deeper): the frame was left by longjmp. */
+static void CGC_COLD enter_again(uintptr_t fn, uintptr_t now, uintptr_t site)
+{
+	tls.sp--;
+	resync(now, site, fn);
 	push_and_descend(fn, now, site);
 }
 
@@ -493,6 +504,10 @@ void CGC_TEXT __cyg_profile_func_enter(void *this_fn, void *call_site)
 	if (CGC_UNLIKELY(!g_enabled))
 		return;
 	if (fn == cur->fn) {
+		if (CGC_UNLIKELY(sp[-1].sp == now)) {
+			enter_again(fn, now, (uintptr_t)call_site);
+			return;
+		}
 		cur->recursive++;
 		return;
 	}

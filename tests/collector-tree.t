@@ -61,15 +61,17 @@ main/helper calls=2 redos=0 rec=0 cost=2"
 ok "the file records the noprofile request" grep -qx "noprofile wrap" "$WORK/noprof-np.cgt"
 
 run jump.cgt jump
-is "longjmp: calls after the jump hang under the frame that caught it" \
+is "longjmp: calls after the jump hang under the frame that caught it; a call repeated from the same site is not recursion" \
 	"$(paths "$WORK/jump.cgt")" \
 "main calls=1 redos=0 rec=0 cost=1
+main/again calls=1 redos=0 rec=0 cost=1
+main/again/thrower calls=5 redos=0 rec=0 cost=5
 main/outer calls=2 redos=0 rec=0 cost=2
 main/outer/middle calls=2 redos=0 rec=0 cost=2
 main/outer/middle/deep calls=2 redos=0 rec=0 cost=2
 main/outer/after calls=4 redos=0 rec=0 cost=4
 main/after calls=1 redos=0 rec=0 cost=1"
-ok "longjmp: the resyncs are counted" grep -q "resyncs 2 status ok" "$WORK/jump.cgt"
+ok "longjmp: the resyncs are counted" grep -q "resyncs 5 status ok" "$WORK/jump.cgt"
 
 run fanout.cgt fanout
 want=$( { echo "main calls=1 redos=0 rec=0 cost=1"

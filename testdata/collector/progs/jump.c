@@ -18,8 +18,27 @@ __attribute__((noinline)) static void outer(void)
 	after();
 }
 
+/* A function that longjmps out of itself and is called again from the
+ * same call site at the same stack depth: not recursion. */
+static jmp_buf env2;
+
+__attribute__((noinline)) static void thrower(int i)
+{
+	if (i < 3)
+		longjmp(env2, 1);
+	sink++;
+}
+
+__attribute__((noinline)) static void again(void)
+{
+	for (volatile int i = 0; i < 5; i++)
+		if (setjmp(env2) == 0)
+			thrower(i);
+}
+
 int main(void)
 {
+	again();
 	for (int i = 0; i < 2; i++)
 		outer();
 	after();
