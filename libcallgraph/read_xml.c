@@ -73,6 +73,24 @@ static void on_error(void *arg, const char *msg, xmlParserSeverities severity,
 	x->parse_line = xmlTextReaderLocatorLineNumber(loc);
 }
 
+static void on_generic_error(void *ctx, const char *fmt, ...)
+{
+	struct xr *x = ctx;
+	if (x->parse_error[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->parse_error, sizeof x->parse_error, fmt, ap);
+	va_end(ap);
+	size_t n = strlen(x->parse_error);
+	while (n && (x->parse_error[n - 1] == '\n' || x->parse_error[n - 1] == ' '))
+		x->parse_error[--n] = 0;
+	/* libxml2 prints a message in pieces; a first piece that is only a
+	 * prefix ("I/O error : ") is kept until the rest arrives */
+	if (n && x->parse_error[n - 1] == ':')
+		x->parse_error[0] = 0;
+}
+
 /* ---- attributes ---------------------------------------------------------------- */
 
 /* Returns a malloc'd value of attribute `name` (or of `name`-hex,
@@ -624,8 +642,15 @@ static int read_with(cg_profile **out, xmlTextReaderPtr r, const char *name, cg_
 		xmlFreeTextReader(r);
 		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
 	}
+	/* Some libxml2 errors (encodings, I/O) bypass the reader's handler
+	 * and go to the thread's generic handler, which prints to stderr:
+	 * route them into the message for the time of this read. */
+	xmlGenericErrorFunc old_func = xmlGenericError;
+	void *old_ctx = xmlGenericErrorContext;
+	xmlSetGenericErrorFunc(&x, on_generic_error);
 	int rc = run(&x);
 	xmlFreeTextReader(r);
+	xmlSetGenericErrorFunc(old_ctx, old_func);
 	if (rc) {
 		cg_profile_free(x.p);
 		return rc;
