@@ -10,6 +10,9 @@ CGC_SRCS    := collector/collect.c collector/collect_dump.c collector/collect_el
 CGC_OBJS    := $(CGC_SRCS:%.c=$(B)/%.o)
 CGC_SO      := $(B)/lib/libcgcollect.so
 CGC_A       := $(B)/lib/libcgcollect.a
+# gcc would merge the hot path's two adjacent TLS stores into one vector
+# store, which the next hook reads back as two loads (a store-forwarding
+# stall).  clang accepts the flag too.
 CGC_CFLAGS  := -std=c11 $(OPT) $(WARN) -fvisibility=hidden -fno-tree-slp-vectorize \
                -fno-stack-protector -D_GNU_SOURCE -Icollector $(CFLAGS)
 
