@@ -130,8 +130,14 @@ static int CGC_TEXT collect_object(struct dl_phdr_info *info, size_t size, void 
 	struct object *ob = &os->v[os->n];
 	memset(ob, 0, sizeof *ob);
 	ob->base = info->dlpi_addr;
+	/* Absolute paths, so the reader finds the objects from any directory
+	 * (dlopen may have been given a relative one). */
 	const char *name = info->dlpi_name;
-	ob->path = strdup(name && *name ? name : os->exe);
+	ob->path = NULL;
+	if (name && *name && name[0] != '/')
+		ob->path = realpath(name, NULL);
+	if (!ob->path)
+		ob->path = strdup(name && *name ? name : os->exe);
 	if (!ob->path)
 		return 1;
 	for (int i = 0; i < info->dlpi_phnum && ob->nseg < 8; i++) {
