@@ -26,3 +26,8 @@ printf 'cgdiff -q, identical profiles (read + compare): '
 { time "$B/bin/cgdiff" -q "$work/base.xml" "$work/base.xml"; } 2>&1
 printf 'for scale, cgconvert reading one of them:       '
 { time "$B/bin/cgconvert" -t callgrind -o /dev/null "$work/base.xml"; } 2>&1
+"$B/bin/cgconvert" -t callgrind -o "$work/base.cg" "$work/base.xml"
+"$B/bin/cgconvert" -t callgrind -o "$work/new.cg" "$work/new.xml"
+printf 'cgdiff -q, the same pair as Callgrind files:  '
+{ time "$B/bin/cgdiff" -q "$work/base.cg" "$work/new.cg"; } 2>&1 || [ $? -le 1 ]
+echo "(load average: $(cut -d' ' -f1-3 /proc/loadavg); wall time on a shared machine is mostly waiting)"
