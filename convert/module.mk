@@ -1,3 +1,10 @@
 # convert/: cgconvert (any input to any output).
 $(eval $(call cg_tool_link,cgconvert,$(B)/convert/cgconvert.o))
 include convert/cgdiff.mk
+
+# make bench (converter part): gmon -> Callgrind / XML on the 40k-function
+# profile, against cgprof on the same input.
+bench-convert: $(B)/bin/cgconvert $(B)/bin/cgprof
+	CG_BUILD=$(CURDIR)/$(B) bench/convert/run.sh
+BENCH_TARGETS += bench-convert
+.PHONY: bench-convert
