@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "collect_internal.h"
 
@@ -526,8 +527,12 @@ int CGC_TEXT cgc_write_profile(const char *path)
 	ssize_t el = readlink("/proc/self/exe", os.exe, sizeof os.exe - 1);
 	os.exe[el > 0 ? el : 0] = '\0';
 
+	/* A target that is not a regular file (/dev/null, a FIFO, a terminal)
+	 * is written in place: renaming over it would replace the device. */
+	struct stat st;
+	int in_place = stat(final, &st) == 0 && !S_ISREG(st.st_mode);
 	pthread_mutex_lock(&g_lock);
-	o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	o->fd = open(in_place ? final : tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (o->fd < 0) {
 		pthread_mutex_unlock(&g_lock);
 		free(o);
@@ -556,9 +561,9 @@ int CGC_TEXT cgc_write_profile(const char *path)
 	if (close(o->fd) != 0)
 		failed = 1;
 	pthread_mutex_unlock(&g_lock);
-	if (!failed && rename(tmp, final) != 0)
+	if (!in_place && !failed && rename(tmp, final) != 0)
 		failed = 1;
-	if (failed)
+	if (!in_place && failed)
 		unlink(tmp);
 	for (size_t i = 0; i < os.n; i++)
 		free(os.v[i].path);

@@ -96,7 +96,12 @@ struct cgc_tls {
 
 enum cgc_mode { CGC_MODE_CPU, CGC_MODE_WALL, CGC_MODE_CALLS };
 
+#define CGC_PUBLIC __attribute__((visibility("default")))
+
+extern _Thread_local struct cgc_tls cgc_tls CGC_HIDDEN __attribute__((tls_model("initial-exec")));
+extern struct cgc_frame cgc_sentinel[2] CGC_HIDDEN;
 extern struct cgc_thread *g_threads CGC_HIDDEN;
+extern int g_initialised CGC_HIDDEN;
 extern pthread_mutex_t g_lock CGC_HIDDEN;
 extern int g_mode CGC_HIDDEN;
 extern unsigned g_hz CGC_HIDDEN;
@@ -106,6 +111,18 @@ extern size_t g_memory_limit CGC_HIDDEN;  /* per-thread tree bytes; 0 = none */
 extern char g_output[4096] CGC_HIDDEN;
 extern char *g_noprofile_names CGC_HIDDEN;  /* comma-separated, as given */
 extern struct cgc_func *g_funcs CGC_HIDDEN;
+
+/* collect.c: the tree */
+void *cgc_map_zeroed(size_t size) CGC_HIDDEN;
+/* Moves from `cur` into the context of fn (a code address, or a cgc_func *
+ * when api); returns the node now current, NULL when out of memory. */
+struct cgc_node *cgc_descend(struct cgc_node *cur, uintptr_t fn, int api) CGC_HIDDEN;
+void cgc_zero_tree(struct cgc_node *root) CGC_HIDDEN;
+int cgc_add_noprofile(uintptr_t addr) CGC_HIDDEN;
+
+/* collect_thread.c: threads */
+struct cgc_thread *cgc_thread_init(void) CGC_HIDDEN;
+void cgc_stop_thread(struct cgc_thread *th, int status) CGC_HIDDEN;
 
 /* collect_dump.c */
 int cgc_write_profile(const char *path) CGC_HIDDEN;

@@ -6,7 +6,8 @@
 # (LD_PRELOAD), so it never gets SANFLAGS; it is built -fPIC for both the
 # shared and the static library.
 
-CGC_SRCS    := collector/collect.c collector/collect_dump.c collector/collect_elf.c
+CGC_SRCS    := collector/collect.c collector/collect_thread.c collector/collect_api.c \
+               collector/collect_dump.c collector/collect_elf.c
 CGC_OBJS    := $(CGC_SRCS:%.c=$(B)/%.o)
 CGC_SO      := $(B)/lib/libcgcollect.so
 CGC_A       := $(B)/lib/libcgcollect.a

@@ -98,6 +98,16 @@ main/script calls=1 redos=0 rec=0 cost=1
 main/script/leaf calls=1 redos=0 rec=0 cost=1"
 ok "api: registered functions keep their file and line" grep -qx "func [0-9]* name script x.scm 7" "$WORK/api-end.cgt"
 
+# A target that is not a regular file is written in place, never renamed
+# over (that would replace /dev/null with a file).
+mkfifo "$WORK/fifo"
+head -1 "$WORK/fifo" >"$WORK/fifo.out" &
+reader=$!
+(cd "$WORK" && CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT=fifo LD_PRELOAD="$CG_BUILD/lib/libcgcollect.so" "$P/calls" >/dev/null)
+wait $reader
+is "a FIFO as output receives the profile" "$(cat "$WORK/fifo.out")" "# cgtree 1"
+ok "a FIFO as output stays a FIFO" test -p "$WORK/fifo"
+
 # Out of memory: a 250-byte cap on the tree (CGCOLLECT_MEMORY) holds two
 # nodes; the program runs on, the collection stops, and the file says so.
 out=$(cd "$WORK" && CGCOLLECT_MEMORY=250 CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT=oom.cgt \

@@ -1,0 +1,250 @@
+/*
+ * collect_thread.c — the process side of libcgcollect: configuration from
+ * the environment, per-thread records and shadow stacks, the per-thread
+ * timers and their SIGPROF handler, fork and exit.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "collect_internal.h"
+
+#define STACK_FRAMES (1u << 20)  /* reserved, not committed (MAP_NORESERVE) */
+
+struct cgc_thread *g_threads;
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+int g_mode = CGC_MODE_CPU;
+unsigned g_hz = 1000;
+volatile int g_enabled = 1;
+int g_forked;
+int g_initialised;
+size_t g_memory_limit;
+char g_output[4096];
+char *g_noprofile_names;
+
+static unsigned g_thread_count;
+static pthread_key_t g_key;
+
+extern char __start_cgc_text[], __stop_cgc_text[];
+
+/* Stops collecting in this thread for good: the file will say why.  Exits
+ * and ticks are ignored from now on. */
+void CGC_COLD cgc_stop_thread(struct cgc_thread *th, int status)
+{
+	th->status = status;
+	cgc_tls.cur = NULL;
+	cgc_tls.sp = &cgc_sentinel[1];
+	cgc_tls.end = &cgc_sentinel[1];
+}
+
+/* ---- timers ------------------------------------------------------------ */
+
+static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig;
+	struct cgc_thread *th = cgc_tls.th;
+	if (!th || si->si_code != SI_TIMER)
+		return;
+	uint64_t n = 1 + (si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0);
+	th->samples += n;
+	uintptr_t pc = 0;
+#if defined(__x86_64__)
+	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.pc;
+#else
+	(void)ucv;
+#endif
+	struct cgc_node *cur = cgc_tls.cur;
+	if (pc >= (uintptr_t)__start_cgc_text && pc < (uintptr_t)__stop_cgc_text)
+		th->overhead += n;
+	else if (cur && g_enabled)
+		cur->ticks += n;
+	else
+		th->lost += n;
+}
+
+static void CGC_TEXT start_timer(struct cgc_thread *th)
+{
+	if (g_mode == CGC_MODE_CALLS || g_hz == 0)
+		return;
+	struct sigevent ev;
+	memset(&ev, 0, sizeof ev);
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = SIGPROF;
+	ev._sigev_un._tid = th->tid;
+	clockid_t clock = g_mode == CGC_MODE_WALL ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
+	if (timer_create(clock, &ev, &th->timer) != 0)
+		return;
+	struct itimerspec its;
+	memset(&its, 0, sizeof its);
+	long ns = 1000000000L / (long)g_hz;
+	its.it_interval.tv_sec = ns / 1000000000L;
+	its.it_interval.tv_nsec = ns % 1000000000L;
+	its.it_value = its.it_interval;
+	if (timer_settime(th->timer, 0, &its, NULL) != 0) {
+		timer_delete(th->timer);
+		return;
+	}
+	th->has_timer = 1;
+}
+
+static void CGC_TEXT stop_timer(struct cgc_thread *th)
+{
+	if (th->has_timer) {
+		th->has_timer = 0;
+		timer_delete(th->timer);
+	}
+}
+
+/* The thread is ending: its record stays in the registry for the dump. */
+static void CGC_TEXT thread_gone(void *arg)
+{
+	struct cgc_thread *th = arg;
+	stop_timer(th);
+	cgc_stop_thread(th, th->status);  /* cgc_tls.th stays set: no second record */
+}
+/* ---- configuration, once per process ------------------------------------ */
+
+static void CGC_TEXT parse_noprofile(const char *list)
+{
+	char name[512];
+	while (list && *list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+		if (len > 0 && len < sizeof name) {
+			memcpy(name, list, len);
+			name[len] = '\0';
+			cgc_noprofile_name(name);
+		}
+		list = comma ? comma + 1 : NULL;
+	}
+}
+
+static void CGC_TEXT after_fork_child(void);
+static void CGC_TEXT write_at_exit(void);
+
+static void CGC_TEXT global_init(void)
+{
+	const char *s = getenv("CGCOLLECT_TIME");
+	if (s && strcmp(s, "wall") == 0)
+		g_mode = CGC_MODE_WALL;
+	else if (s && strcmp(s, "calls") == 0)
+		g_mode = CGC_MODE_CALLS;
+	s = getenv("CGCOLLECT_HZ");
+	if (s && *s) {
+		char *end;
+		unsigned long hz = strtoul(s, &end, 10);
+		if (*end == '\0' && hz <= 100000)
+			g_hz = (unsigned)hz;
+	}
+	s = getenv("CGCOLLECT_OUTPUT");
+	if (!s || !*s)
+		s = "cgtree.out";
+	size_t len = strlen(s);
+	if (len >= sizeof g_output)
+		len = sizeof g_output - 1;
+	memcpy(g_output, s, len);
+	g_output[len] = '\0';
+	/* A cap on each thread's tree, so a runaway profile cannot exhaust the
+	 * program's memory (and so running out can be tested). */
+	s = getenv("CGCOLLECT_MEMORY");
+	if (s && *s) {
+		char *end;
+		unsigned long long v = strtoull(s, &end, 10);
+		if (*end == 'k' || *end == 'K')
+			v <<= 10, end++;
+		else if (*end == 'm' || *end == 'M')
+			v <<= 20, end++;
+		if (*end == '\0')
+			g_memory_limit = (size_t)v;
+	}
+	s = getenv("CGCOLLECT_DISABLE");
+	if (s && *s && strcmp(s, "0") != 0)
+		g_enabled = 0;
+	pthread_key_create(&g_key, thread_gone);
+	if (g_mode != CGC_MODE_CALLS && g_hz) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_tick;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGPROF, &sa, NULL);
+	}
+	pthread_atfork(NULL, NULL, after_fork_child);
+	atexit(write_at_exit);
+}
+
+/* Called with no lock held; the lock orders registration, the once-only
+ * global setup and dumps. */
+struct cgc_thread *CGC_COLD cgc_thread_init(void)
+{
+	int first = 0;
+	pthread_mutex_lock(&g_lock);
+	if (!g_initialised) {
+		g_initialised = first = 1;
+		global_init();
+	}
+	pthread_mutex_unlock(&g_lock);
+	const char *np = getenv("CGCOLLECT_NOPROFILE");
+	if (first && np && *np) {
+		g_noprofile_names = strdup(np);
+		parse_noprofile(np);
+	}
+	struct cgc_thread *th = cgc_map_zeroed(sizeof *th);
+	if (!th)
+		return NULL;
+	th->stack_frames = STACK_FRAMES;
+	th->stack = cgc_map_zeroed(STACK_FRAMES * sizeof(struct cgc_frame));
+	if (!th->stack) {
+		munmap(th, sizeof *th);
+		return NULL;
+	}
+	th->stack[0] = cgc_sentinel[0];
+	th->root.target = &th->root;
+	th->tid = gettid();
+	pthread_mutex_lock(&g_lock);
+	th->index = g_thread_count++;
+	th->next = g_threads;
+	g_threads = th;
+	pthread_mutex_unlock(&g_lock);
+	pthread_setspecific(g_key, th);
+	cgc_tls.th = th;
+	cgc_tls.sp = th->stack + 1;
+	cgc_tls.end = th->stack + STACK_FRAMES;
+	cgc_tls.cur = &th->root;
+	start_timer(th);
+	return th;
+}
+/* ---- process life ----------------------------------------------------------- */
+
+/* The child keeps the forking thread's tree (its contexts are the child's
+ * too) with every counter zeroed, so its file holds only its own work. */
+static void CGC_TEXT after_fork_child(void)
+{
+	pthread_mutex_init(&g_lock, NULL);
+	g_forked = 1;
+	for (struct cgc_thread *th = g_threads; th; th = th->next) {
+		if (th == cgc_tls.th)
+			continue;
+		th->gone = 1;
+		th->has_timer = 0;  /* timers are not inherited */
+	}
+	struct cgc_thread *me = cgc_tls.th;
+	if (me) {
+		cgc_zero_tree(&me->root);
+		me->samples = me->overhead = me->lost = me->resyncs = 0;
+		me->tid = gettid();
+		me->has_timer = 0;
+		start_timer(me);
+	}
+}
+
+static void CGC_TEXT write_at_exit(void)
+{
+	if (cgc_tls.th)
+		stop_timer(cgc_tls.th);
+	cgc_write_profile(NULL);
+}
