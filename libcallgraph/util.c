@@ -61,7 +61,7 @@ const char *cg_strerror(int code)
 struct cg_output {
 	FILE *fp;
 	char *path;      /* final name; NULL for stdout */
-	char *tmp_path;  /* temporary name beside it */
+	char *tmp_path;  /* temporary name beside it; NULL when written in place */
 };
 
 int cg_output_open(cg_output **out, const char *path, cg_error *err)
@@ -84,6 +84,21 @@ int cg_output_open(cg_output **out, const char *path, cg_error *err)
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
 	}
 	memcpy(o->path, path, n + 1);
+	/* A target that is not a regular file (/dev/null, a FIFO, a tty) is
+	 * written in place: a rename would replace the device node itself. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		free(o->tmp_path);
+		o->tmp_path = NULL;
+		if (!(o->fp = fopen(path, "w"))) {
+			int e = errno;
+			free(o->path);
+			free(o);
+			return cg_error_set(err, CG_EIO, "%s: %s", path, strerror(e));
+		}
+		*out = o;
+		return 0;
+	}
 	snprintf(o->tmp_path, n + 32, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(o->tmp_path);
 	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
@@ -123,8 +138,9 @@ int cg_output_commit(cg_output *o, cg_error *err)
 	}
 	if (ferror(o->fp) | (fclose(o->fp) != 0)) {
 		rc = cg_error_set(err, CG_EIO, "%s: write error: %s", o->path, strerror(errno));
-		unlink(o->tmp_path);
-	} else if (rename(o->tmp_path, o->path) != 0) {
+		if (o->tmp_path)
+			unlink(o->tmp_path);
+	} else if (o->tmp_path && rename(o->tmp_path, o->path) != 0) {
 		rc = cg_error_set(err, CG_EIO, "%s: cannot rename output into place: %s", o->path,
 				  strerror(errno));
 		unlink(o->tmp_path);
@@ -141,7 +157,8 @@ void cg_output_abort(cg_output *o)
 		return;
 	if (o->path) {
 		fclose(o->fp);
-		unlink(o->tmp_path);
+		if (o->tmp_path)
+			unlink(o->tmp_path);
 	} else {
 		fflush(o->fp);
 	}
