@@ -5,55 +5,68 @@
  * choice of cycle head (the member through which the search first entered
  * the cycle), the order members are chained in and the cycle numbers (by
  * the head's address) all show in the report, so they must come out the
- * same.  The search is iterative: real call chains can be deeper than the
- * C stack.
+ * same.  The search is iterative (real call chains can be deeper than the
+ * C stack) and near-linear (see struct dfs).
  */
 #include <stdlib.h>
 #include "gprof_internal.h"
 
+/* Search state.  gprof keeps, for every symbol, its cycle head up to date
+ * by walking chains whenever cycles merge, and scans the search stack on
+ * every call into a busy symbol; both are quadratic on large cycles.  The
+ * same decisions come from a union-find over heads (`head` is the parent
+ * link during the search, resolved by find_head), each symbol's position
+ * on the stack, the tail of every chain, and the stack positions of the
+ * symbols not yet glommed into any cycle. */
 typedef struct dfs {
 	cg_gprof_analysis *a;
 	uint32_t *stack;      /* 1-based: stack[1..depth] */
 	uint32_t *pos;        /* next child list position per depth */
+	uint32_t *on_stack;   /* symbol -> stack position, 0 when not on it */
+	uint32_t *tail;       /* chain head -> last member of its chain */
+	uint32_t *free_pos;   /* stack positions of unglommed symbols, ascending */
+	uint32_t nfree;
 	uint32_t depth;
 	int counter;
 } dfs;
 
-/* The symbol `c` is busy (on the stack): glom everything above the
- * cycle's head on the stack into one chain. */
+static uint32_t find_head(gp_sym *s, uint32_t x)
+{
+	while (s[x].head != x) {
+		s[x].head = s[s[x].head].head;
+		x = s[x].head;
+	}
+	return x;
+}
+
+/* The symbol `c` is busy: glom everything above the cycle's head on the
+ * stack into the head's chain, in stack order (gprof's find_cycle). */
 static int find_cycle(dfs *d, uint32_t c, cg_error *err)
 {
 	gp_sym *s = d->a->syms;
-	uint32_t t;
-	uint32_t h = GP_NONE;
-	for (t = d->depth; t > 0; t--) {
-		h = d->stack[t];
-		if (c == h)
-			break;
-		if (s[c].head != c && s[c].head == h)
-			break;
-	}
+	uint32_t hc = find_head(s, c);
+	/* gprof scans down from the top for c itself or c's head */
+	uint32_t t = d->on_stack[c];
+	if (hc != c && d->on_stack[hc] > t)
+		t = d->on_stack[hc];
 	if (t == 0)
 		return cg_error_set(err, CG_ERROR, "gprof: [find_cycle] couldn't find head of cycle");
 	if (t == d->depth)
 		return 0;             /* a function calling itself: not a cycle */
 
-	uint32_t tail = h;
-	while (s[tail].next != GP_NONE)
-		tail = s[tail].next;
-	if (s[h].head != h)
-		h = s[h].head;
-	for (uint32_t i = t + 1; i <= d->depth; i++) {
-		uint32_t x = d->stack[i];
-		if (s[x].head == x) {
-			s[tail].next = x;
-			s[x].head = h;
-			for (tail = x; s[tail].next != GP_NONE; tail = s[tail].next)
-				s[s[tail].next].head = h;
-		} else if (s[x].head != h) {
-			return cg_error_set(err, CG_ERROR, "gprof: [find_cycle] glommed, but not to head");
-		}
+	uint32_t h = find_head(s, d->stack[t]);
+	uint32_t tail = d->tail[h];
+	uint32_t k = d->nfree;
+	while (k > 0 && d->free_pos[k - 1] > t)
+		k--;
+	for (uint32_t i = k; i < d->nfree; i++) {
+		uint32_t x = d->stack[d->free_pos[i]];
+		s[tail].next = x;
+		s[x].head = h;
+		tail = d->tail[x];
 	}
+	d->nfree = k;
+	d->tail[h] = tail;
 	return 0;
 }
 
@@ -62,6 +75,8 @@ static void push(dfs *d, uint32_t p)
 	d->depth++;
 	d->stack[d->depth] = p;
 	d->pos[d->depth] = 0;
+	d->on_stack[p] = d->depth;
+	d->free_pos[d->nfree++] = d->depth;
 	d->a->syms[p].top = -1;
 }
 
@@ -87,11 +102,14 @@ static int visit(dfs *d, uint32_t root, cg_error *err)
 			continue;
 		}
 		/* Post-visit: a cycle gets its number when its head finishes. */
-		if (s[p].head == p) {
+		if (find_head(s, p) == p) {
 			d->counter++;
 			for (uint32_t m = p; m != GP_NONE; m = s[m].next)
 				s[m].top = d->counter;
 		}
+		if (d->nfree > 0 && d->free_pos[d->nfree - 1] == d->depth)
+			d->nfree--;
+		d->on_stack[p] = 0;
 		d->depth--;
 	}
 	return 0;
@@ -156,17 +174,30 @@ int gp_find_cycles(cg_gprof_analysis *a, cg_error *err)
 		a->syms[i].next = GP_NONE;
 		a->syms[i].cycle = 0;
 	}
-	dfs d = { a, NULL, NULL, 0, 0 };
-	d.stack = malloc(((size_t)n + 1) * sizeof *d.stack);
-	d.pos = malloc(((size_t)n + 1) * sizeof *d.pos);
+	dfs d = { 0 };
+	d.a = a;
+	size_t words = (size_t)n + 1;
+	d.stack = malloc(words * sizeof *d.stack);
+	d.pos = malloc(words * sizeof *d.pos);
+	d.on_stack = calloc(words, sizeof *d.on_stack);
+	d.tail = malloc(words * sizeof *d.tail);
+	d.free_pos = malloc(words * sizeof *d.free_pos);
 	int rc = 0;
-	if (!d.stack || !d.pos)
+	if (!d.stack || !d.pos || !d.on_stack || !d.tail || !d.free_pos)
 		rc = cg_error_set(err, CG_ENOMEM, "gprof: out of memory");
+	for (uint32_t i = 0; i < n && !rc; i++)
+		d.tail[i] = i;
 	for (uint32_t i = 0; i < n && !rc; i++)
 		if (a->syms[i].top == 0)
 			rc = visit(&d, i, err);
 	free(d.stack);
 	free(d.pos);
+	free(d.on_stack);
+	free(d.tail);
+	free(d.free_pos);
+	/* From here on every symbol names its head directly, as in gprof. */
+	for (uint32_t i = 0; i < n && !rc; i++)
+		a->syms[i].head = find_head(a->syms, i);
 	if (!rc)
 		rc = link_cycles(a, err);
 	return rc;

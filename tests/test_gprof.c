@@ -398,6 +398,120 @@ static void test_flat_filter_and_form_feed(void)
 	cg_profile_free(p);
 }
 
+/* ---- the fast cycle search against gprof's literal algorithm ----------- */
+
+typedef struct ref {
+	const cg_gprof_analysis *a;
+	int *top;
+	uint32_t *head, *next, *stack;
+	uint32_t depth;
+	int counter;
+} ref;
+
+static void ref_find_cycle(ref *r, uint32_t c)
+{
+	uint32_t t, h = 0;
+	for (t = r->depth; t > 0; t--) {
+		h = r->stack[t];
+		if (c == h || (r->head[c] != c && r->head[c] == h))
+			break;
+	}
+	if (t == 0 || t == r->depth)
+		return;
+	uint32_t tail = h;
+	while (r->next[tail] != GP_NONE)
+		tail = r->next[tail];
+	if (r->head[h] != h)
+		h = r->head[h];
+	for (uint32_t i = t + 1; i <= r->depth; i++) {
+		uint32_t x = r->stack[i];
+		if (r->head[x] == x) {
+			r->next[tail] = x;
+			r->head[x] = h;
+			for (tail = x; r->next[tail] != GP_NONE; tail = r->next[tail])
+				r->head[r->next[tail]] = h;
+		}
+	}
+}
+
+static void ref_visit(ref *r, uint32_t p)
+{
+	if (r->top[p] > 0)
+		return;
+	if (r->top[p] == -1) {
+		ref_find_cycle(r, p);
+		return;
+	}
+	r->stack[++r->depth] = p;
+	r->top[p] = -1;
+	const gp_sym *s = &r->a->syms[p];
+	for (uint32_t k = 0; k < s->nchildren; k++)
+		ref_visit(r, r->a->arcs[r->a->child_lists[s->first_child + k]].child);
+	if (r->head[p] == p) {
+		r->counter++;
+		for (uint32_t m = p; m != GP_NONE; m = r->next[m])
+			r->top[m] = r->counter;
+	}
+	r->depth--;
+}
+
+static void test_cycle_search_matches_gprof(void)
+{
+	srand(4242);
+	for (int round = 0; round < 60; round++) {
+		int n = 3 + rand() % 120;
+		cg_profile *p;
+		cg_profile_new(&p);
+		cg_profile_add_event(p, "samples", "samples", 0.01);
+		char name[16];
+		cg_fid f;
+		for (int i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "f%d", i);
+			cg_profile_intern_function(p, name, NULL, NULL, &f);
+		}
+		int narcs = rand() % (4 * n);
+		for (int k = 0; k < narcs; k++) {
+			int a = rand() % n;
+			int b = rand() % 3 ? (a + 1 + rand() % 5) % n : rand() % n;
+			cg_profile_add_arc(p, 0, (cg_fid)a, (cg_fid)b, 1, NULL, NULL);
+		}
+		cg_gprof_analysis *an;
+		cg_error err = CG_ERROR_INIT;
+		check_int(cg_gprof_analyze(&an, p, 0, NULL, &err), ==, 0);
+		ref r = { an, calloc((size_t)n, sizeof(int)), malloc((size_t)n * 4),
+			  malloc((size_t)n * 4), malloc(((size_t)n + 1) * 4), 0, 0 };
+		for (int i = 0; i < n; i++) {
+			r.head[i] = (uint32_t)i;
+			r.next[i] = GP_NONE;
+		}
+		for (int i = 0; i < n; i++)
+			if (r.top[i] == 0)
+				ref_visit(&r, (uint32_t)i);
+		int bad = 0;
+		for (int i = 0; i < n && !bad; i++) {
+			const gp_sym *s = &an->syms[i];
+			uint32_t want_head = r.head[i];
+			/* a cycle head chains to its members; in the analysis the head
+			 * and members point to the cycle symbol */
+			int in_cycle = r.head[i] != (uint32_t)i || r.next[i] != GP_NONE;
+			if (s->top != r.top[i] || (in_cycle != (s->cycle != 0))
+			    || (in_cycle && an->syms[s->head].next != (r.head[i] == (uint32_t)i ? (uint32_t)i : want_head))
+			    || (s->next != r.next[i]))
+				bad = 1;
+			if (bad)
+				printf("# round %d f%d: top %d/%d next %u/%u cycle %u\n", round, i, s->top,
+				       r.top[i], s->next, r.next[i], s->cycle);
+		}
+		check(!bad);
+		free(r.top);
+		free(r.head);
+		free(r.next);
+		free(r.stack);
+		cg_gprof_analysis_free(an);
+		cg_profile_free(p);
+	}
+}
+
 /* main -> a -> c once (expensive), main -> b -> c nine times (cheap). */
 static cg_profile *tree_profile(void)
 {
@@ -464,6 +578,7 @@ int main(void)
 	TEST(test_foreign_profile(), "profile without addresses, microseconds, spontaneous caller");
 	TEST(test_cycles_are_sccs(), "gprof's cycles are exactly the non-trivial SCCs");
 	TEST(test_flat_filter_and_form_feed(), "flat tables for the reader; -P removes time; form feed after -i");
+	TEST(test_cycle_search_matches_gprof(), "fast cycle search = gprof's literal one (numbers, heads, chains)");
 	TEST(test_exact_inclusive(), "use_exact_inclusive prints the call tree's attribution");
 	return tap_done();
 }
