@@ -100,6 +100,7 @@ static int files_from_executable(annotator *an, size_t *cap)
 		return 0;
 	int rc = 0;
 	asymbol **symbols = NULL;
+	const char *prev = NULL;
 	if (bfd_check_format(abfd, bfd_object) && (bfd_get_file_flags(abfd) & HAS_SYMS)) {
 		long size = bfd_get_symtab_upper_bound(abfd);
 		symbols = size > 0 ? malloc((size_t)size) : NULL;
@@ -111,8 +112,10 @@ static int files_from_executable(annotator *an, size_t *cap)
 			if (bfd_is_und_section(sym->section) || bfd_is_com_section(sym->section))
 				continue;
 			uint32_t s = sym_at(a, (uint64_t)bfd_asymbol_value(sym));
-			if (s != GP_NONE && a->syms[s].file)
-				rc = add_file(an, a->syms[s].file, strlen(a->syms[s].file), cap);
+			if (s != GP_NONE && a->syms[s].file && a->syms[s].file != prev) {
+				prev = a->syms[s].file;
+				rc = add_file(an, prev, strlen(prev), cap);
+			}
 		}
 	}
 	free(symbols);
@@ -144,10 +147,12 @@ static int collect_files(annotator *an)
 		listed = nl ? nl + 1 : listed + len;
 	}
 	size_t given = an->nfiles;
+	const char *prev = NULL;    /* neighbours usually share their file */
 	for (uint32_t i = 0; i < a->nsyms; i++) {
 		const char *f = a->syms[i].file;
-		if (f && add_file(an, f, strlen(f), &cap))
+		if (f && f != prev && add_file(an, f, strlen(f), &cap))
 			return CG_ENOMEM;
+		prev = f;
 	}
 	/* Files the reader did not list: newest first. */
 	for (size_t i = given, j = an->nfiles; i < j - 1 && j > 0; i++, j--) {
