@@ -59,13 +59,24 @@ secs() {  # GNU time's "Elapsed (wall clock) time (h:mm:ss or m:ss): ..." -> sec
 	awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'
 }
 rss() { sed -n 's/.*Maximum resident set size (kbytes): //p' "$1"; }
+cpu() {  # user + system seconds
+	awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f\n", s }' "$1"
+}
 
+# fprof: one VM doing profile + both analyses (the analyses take ~0.1 s);
+# ours: one run = read the trace + write the default analysis.
 tf=$(secs time_fprof.txt)
-to=$(awk -v a="$(secs time_ours1.txt)" -v b="$(secs time_ours2.txt)" 'BEGIN { print a + b }')
+to=$(secs time_ours1.txt)
 ro=$(rss time_ours1.txt); ro2=$(rss time_ours2.txt); [ "$ro2" -gt "$ro" ] && ro=$ro2
-echo "fprof:profile + 2 analyses: ${tf} s wall, peak RSS $(rss time_fprof.txt) KB"
-echo "ours (trace read twice, 2 analyses): ${to} s wall, peak RSS $ro KB"
-awk -v a="$tf" -v b="$to" 'BEGIN { if (b > 0) printf "ratio: %.1fx faster\n", a / b }'
+echo "fprof:profile + analyses: ${tf} s wall, peak RSS $(rss time_fprof.txt) KB"
+echo "ours (read trace + write analysis): ${to} s wall, peak RSS $ro KB (2nd run, totals/no_details: $(secs time_ours2.txt) s)"
+cf=$(cpu time_fprof.txt)
+co=$(cpu time_ours1.txt)
+echo "CPU (user+sys): fprof ${cf} s, ours ${co} s"
+awk -v a="$tf" -v b="$to" -v c="$cf" -v d="$co" 'BEGIN {
+	if (b > 0) printf "ratio: %.1fx faster (wall), ", a / b
+	if (d > 0) printf "%.1fx less CPU\n", c / d }'
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (wall times on a shared machine are noisy)"
 if cmp -s fprof.analysis ours.analysis && cmp -s fprof.analysis.totals ours.analysis.totals; then
 	echo "analyses: identical"
 else
