@@ -235,8 +235,11 @@ static int write_report(const cg_diff *d, int format, const char *path,
 			return 0;
 		}
 	}
-	fprintf(stderr, "%s: %s: %s\n", prog, path && strcmp(path, "-") ? path : "stdout",
-		err.message);
+	const char *name = path && strcmp(path, "-") ? path : "stdout";
+	if (strstr(err.message, name))
+		fprintf(stderr, "%s: %s\n", prog, err.message);
+	else
+		fprintf(stderr, "%s: %s: %s\n", prog, name, err.message);
 	return 3;
 }
 
