@@ -107,7 +107,8 @@ static void usage(FILE *f, int status)
 		"            --demangle[=STYLE] --no-demangle\n"
 		"Input:      -O FORMAT --file-format=auto|magic|bsd|4.4bsd\n"
 		"Other:      -h --help  -v --version  @FILE (read options from FILE)\n"
-		"Not supported: -l -s -S -r -R -c (see cgprof(1)).\n",
+		"Lines:      -l --line   -s --sum (write gmon.sum)\n"
+		"Not supported: -S -r -R -c (see cgprof(1)).\n",
 		whoami);
 	exit(status);
 }
@@ -208,7 +209,7 @@ static void parse(args *a, int argc, char **argv)
 		case 'I': add_path(a, optarg); break;
 		case 'J': no_style_opt(a, STYLE_ANNOTATED, optarg, CG_GPROF_EXCL_ANNO); break;
 		case 'k': add_spec(a, CG_GPROF_EXCL_ARCS, optarg); break;
-		case 'l': unsupported(a, "-l (--line)"); break;
+		case 'l': a->gmon.line_granularity = 1; break;
 		case 'L': a->report.print_path = 1; break;
 		case 'm': a->report.min_count = strtoul(optarg, NULL, 10); break;
 		case 'n': add_spec(a, CG_GPROF_INCL_TIME, optarg); break;
@@ -289,8 +290,10 @@ static void parse(args *a, int argc, char **argv)
 		unsupported(a, "-r (--function-ordering)");
 	if (a->style & STYLE_FILE_ORDER)
 		unsupported(a, "-R (--file-ordering)");
+	/* gmon.sum keeps line-level arcs: -s implies -l, as in gprof */
 	if (a->style & STYLE_SUMMARY)
-		unsupported(a, "-s (--sum)");
+		a->gmon.line_granularity = 1;
+	a->report.line_mode = a->gmon.line_granularity;
 }
 
 static void fail(const cg_error *err)
@@ -362,6 +365,8 @@ int main(int argc, char **argv)
 		fputs(cg_gmon_reader_gprof_message(reader), stderr);
 		return 1;
 	}
+	if (rc == 0 && (a.style & STYLE_SUMMARY))
+		rc = cg_gmon_reader_write_sum(reader, "gmon.sum", &err);
 	if (rc == 0)
 		rc = cg_gmon_reader_finish(reader, &err);
 	if (rc < 0)

@@ -715,6 +715,7 @@ int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executab
 	}
 	so.no_static = opts->no_static;
 	so.ignore_non_functions = opts->ignore_non_functions;
+	so.line_symbols = opts->line_granularity;
 	so.program_name = opts->program_name;
 	rc = cg_symtab_load(&r->st, p, executable, &so, err);
 	if (rc < 0)
@@ -807,6 +808,139 @@ static void assign_record(cg_gmon_reader *r, const hist_record *h, double *time,
 			}
 		}
 	}
+}
+
+/* ---- gmon.sum ------------------------------------------------------------- */
+
+typedef struct out_buf {
+	FILE *f;
+	int big_endian;
+} out_buf;
+
+static void put_bytes(out_buf *o, uint64_t v, int n)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = 0; i < n; i++)
+		b[o->big_endian ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+	fwrite(b, 1, (size_t)n, o->f);
+}
+
+static int sum_hz_differs(const cg_gmon_reader *r)
+{
+	return r->hz != system_hz();
+}
+
+/* Arcs in gprof's output order: callers by address, and for each caller
+ * its arcs newest first (gprof prepends to its child lists). */
+static void write_sum_arcs(cg_gmon_reader *r, out_buf *o, int count_bytes)
+{
+	size_t na = cg_profile_arc_count(r->p, 0), nf = r->st.n, i;
+	size_t *start = calloc(nf + 1, sizeof *start), *order = malloc((na + 1) * sizeof *order);
+
+	if (start == NULL || order == NULL)
+		goto out;
+	for (i = 0; i < na; i++)
+		start[cg_profile_arc(r->p, 0, i)->caller + 1]++;
+	for (i = 0; i < nf; i++)
+		start[i + 1] += start[i];
+	for (i = na; i-- > 0;) {
+		const cg_arc *a = cg_profile_arc(r->p, 0, i);
+
+		order[start[a->caller]++] = i;
+	}
+	for (i = 0; i < na; i++) {
+		const cg_arc *a = cg_profile_arc(r->p, 0, order[i]);
+
+		if (count_bytes == 4)
+			put_bytes(o, TAG_ARC, 1);
+		put_bytes(o, r->st.syms[a->caller].addr, r->st.addr_bytes);
+		put_bytes(o, r->st.syms[a->callee].addr, r->st.addr_bytes);
+		put_bytes(o, a->count, count_bytes);
+	}
+out:
+	free(start);
+	free(order);
+}
+
+static void write_sum_gnu(cg_gmon_reader *r, out_buf *o)
+{
+	size_t i, e;
+
+	fwrite("gmon", 1, 4, o->f);
+	put_bytes(o, 1, 4);
+	put_bytes(o, 0, 4);
+	put_bytes(o, 0, 4);
+	put_bytes(o, 0, 4);
+	if (r->input_hist) {
+		for (i = 0; i < r->nhist; i++) {
+			const hist_record *h = &r->hist[i];
+			uint32_t b;
+
+			put_bytes(o, TAG_HIST, 1);
+			put_bytes(o, h->lowpc, r->st.addr_bytes);
+			put_bytes(o, h->highpc, r->st.addr_bytes);
+			put_bytes(o, h->num_bins, 4);
+			put_bytes(o, (uint32_t)r->hz, 4);
+			fwrite(r->dimen, 1, 15, o->f);
+			fwrite(&r->abbrev, 1, 1, o->f);
+			for (b = 0, e = 0; b < h->num_bins; b++) {
+				int v = 0;
+
+				if (e < h->n && h->bin[e] == b)
+					v = h->count[e++];
+				put_bytes(o, (uint16_t)v, 2);
+			}
+		}
+	}
+	if (r->input_arcs)
+		write_sum_arcs(r, o, 4);
+}
+
+static void write_sum_bsd(cg_gmon_reader *r, out_buf *o)
+{
+	int bsd44 = r->o.file_format == '4' || sum_hz_differs(r);
+	int header = bsd44 ? (r->st.addr_bytes == 4 ? 32 : 40) : (r->st.addr_bytes == 4 ? 12 : 20);
+	const hist_record *h = r->nhist ? &r->hist[0] : NULL;
+	uint32_t bins = h ? h->num_bins : 0, b;
+	size_t e = 0;
+
+	put_bytes(o, h ? h->lowpc : 0, r->st.addr_bytes);
+	put_bytes(o, h ? h->highpc : 0, r->st.addr_bytes);
+	put_bytes(o, (uint64_t)bins * 2 + (uint64_t)header, 4);
+	if (bsd44) {
+		put_bytes(o, BSD44_VERSION, 4);
+		put_bytes(o, (uint32_t)r->hz, 4);
+		put_bytes(o, 0, 4);
+		put_bytes(o, 0, 4);
+		put_bytes(o, 0, 4);
+	}
+	for (b = 0; b < bins; b++) {
+		int v = 0;
+
+		if (e < h->n && h->bin[e] == b)
+			v = h->count[e++];
+		put_bytes(o, (uint16_t)v, 2);
+	}
+	write_sum_arcs(r, o, r->st.addr_bytes);
+}
+
+int cg_gmon_reader_write_sum(cg_gmon_reader *r, const char *path, cg_error *err)
+{
+	cg_output *out;
+	out_buf o;
+	int rc = cg_output_open(&out, path, err);
+
+	if (rc < 0)
+		return rc;
+	o.f = cg_output_file(out);
+	o.big_endian = r->st.big_endian;
+	if (r->o.file_format == 'b' || r->o.file_format == '4')
+		write_sum_bsd(r, &o);
+	else
+		write_sum_gnu(r, &o);
+	return cg_output_commit(out, err);
 }
 
 static int set_meta_double(cg_profile *p, const char *key, double v)

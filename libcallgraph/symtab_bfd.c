@@ -128,6 +128,10 @@ static int replaces(const cg_sym *nw, const cg_sym *kept)
 	       kept->name[1] == '_';
 }
 
+/* Sorted symbols -> gprof's table: one symbol per address, each owning
+ * the addresses up to the next one.  End addresses already set (function
+ * symbols when line symbols are added) are kept, and a symbol whose range
+ * is then empty is dropped, as gprof does. */
 static size_t finalize(cg_sym *s, size_t n, uint64_t text_end_incl)
 {
 	size_t i, kept = 0;
@@ -140,7 +144,8 @@ static size_t finalize(cg_sym *s, size_t n, uint64_t text_end_incl)
 		}
 		if (kept > 0 && s[kept - 1].end_addr == 0)
 			s[kept - 1].end_addr = s[i].addr - 1;
-		s[kept++] = s[i];
+		if (s[i].end_addr == 0 || s[i].addr <= s[i].end_addr)
+			s[kept++] = s[i];
 	}
 	if (kept > 0 && s[kept - 1].end_addr == 0)
 		s[kept - 1].end_addr = text_end_incl;
@@ -164,11 +169,104 @@ static int nomem(cg_error *err, const char *path)
 	return cg_error_set(err, CG_ENOMEM, "%s: out of memory reading symbols", path);
 }
 
+/* gprof's get_src_info: the source position of addr, if BFD knows a file,
+ * a function and a non-zero line.  `syms` is NULL in function mode (see
+ * the top of this file); then the function name is not required. */
+static int src_info(bfd *abfd, asection *text, asymbol **syms, uint64_t addr,
+		    const char **file, const char **func, unsigned *line)
+{
+	*file = *func = NULL;
+	*line = 0;
+	if (!bfd_find_nearest_line(abfd, text, syms, addr - bfd_section_vma(text), file, func, line))
+		return 0;
+	return *file != NULL && *line != 0 && (syms == NULL || *func != NULL);
+}
+
+static int sort_and_finalize(cg_symtab *t, asection *text, const char *path, cg_error *err)
+{
+	cg_sym *tmp = malloc((t->n ? t->n : 1) * sizeof *tmp);
+
+	if (tmp == NULL)
+		return nomem(err, path);
+	merge_sort(t->syms, tmp, t->n);
+	free(tmp);
+	t->n = finalize(t->syms, t->n, bfd_section_vma(text) + bfd_section_size(text) - 1);
+	return 0;
+}
+
+/* gprof's -l: walk every byte of .text and start a line symbol wherever
+ * (line, function, file) changes; then the function symbols are merged
+ * back in (they win at shared addresses). */
+static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text,
+			    asymbol **syms, int walk, const char *path, cg_error *err)
+{
+	uint64_t vma = bfd_section_vma(text), end = walk ? vma + bfd_section_size(text) : vma;
+	size_t nf = t->n, n = 0, cap = 256;
+	cg_sym *ls = malloc(cap * sizeof *ls), *prev = NULL, *all;
+
+	if (ls == NULL)
+		return nomem(err, path);
+	for (; vma < end; vma++) {
+		const char *file, *func;
+		unsigned line;
+		cg_sym *s;
+		long f;
+
+		if (!src_info(abfd, text, syms, vma, &file, &func, &line))
+			continue;
+		if (prev && prev->line == line && strcmp(prev->name, func) == 0 &&
+		    strcmp(prev->file, file) == 0)
+			continue;
+		if (n == cap) {
+			cg_sym *bigger = realloc(ls, cap * 2 * sizeof *ls);
+
+			if (bigger == NULL) {
+				free(ls);
+				return nomem(err, path);
+			}
+			ls = bigger;
+			cap *= 2;
+		}
+		s = &ls[n];
+		memset(s, 0, sizeof *s);
+		s->addr = vma;
+		s->name = cg_profile_intern(p, func);
+		s->file = cg_profile_intern(p, file);
+		if (s->name == NULL || s->file == NULL) {
+			free(ls);
+			return nomem(err, path);
+		}
+		s->line = line;
+		/* static-ness of the enclosing function */
+		if (prev && prev->file == s->file && strcmp(prev->name, s->name) == 0) {
+			s->is_static = prev->is_static;
+		} else {
+			f = cg_symtab_lookup(t, vma);
+			s->is_static = f >= 0 && t->syms[f].is_static;
+		}
+		n++;
+		prev = s;
+	}
+	all = realloc(ls, (n + nf + 1) * sizeof *all);
+	if (all == NULL) {
+		free(ls);
+		return nomem(err, path);
+	}
+	memcpy(all + n, t->syms, nf * sizeof *all);
+	free(t->syms);
+	t->syms = all;
+	t->n = n + nf;
+	return sort_and_finalize(t, text, path, err);
+}
+
 static int collect(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text, asymbol **syms,
 		   long nsyms, const char *path, const cg_symtab_options *o, cg_error *err)
 {
 	int lines = has_debug_lines(abfd);
-	cg_sym *tmp;
+	/* line mode asks BFD exactly as gprof does (with the symbol table),
+	 * because the function names it gets back name the line symbols */
+	asymbol **lookup_syms = o->line_symbols ? syms : NULL;
+	int rc;
 	long i;
 
 	t->syms = calloc(nsyms > 0 ? (size_t)nsyms : 1, sizeof *t->syms);
@@ -189,12 +287,10 @@ static int collect(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text, asymb
 		s->is_static = cls == 't';
 		s->is_func = (sym->flags & BSF_FUNCTION) != 0;
 		if (lines) {
-			const char *file = NULL, *func = NULL;
-			unsigned int line = 0;
+			const char *file, *func;
+			unsigned line;
 
-			if (bfd_find_nearest_line(abfd, text, NULL, s->addr - bfd_section_vma(text),
-						  &file, &func, &line) &&
-			    file != NULL && line != 0) {
+			if (src_info(abfd, text, lookup_syms, s->addr, &file, &func, &line)) {
 				s->file = cg_profile_intern(p, file);
 				if (s->file == NULL)
 					return nomem(err, path);
@@ -205,13 +301,13 @@ static int collect(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text, asymb
 	if (t->n == 0)
 		return cg_error_set(err, CG_ENOTFOUND, CG_PROG_PREFIX_FMT "file `%s' has no symbols",
 				    CG_PROG_PREFIX(o->program_name), path);
-	tmp = malloc(t->n * sizeof *tmp);
-	if (tmp == NULL)
-		return nomem(err, path);
-	merge_sort(t->syms, tmp, t->n);
-	free(tmp);
-	t->n = finalize(t->syms, t->n, bfd_section_vma(text) + bfd_section_size(text) - 1);
-	return 0;
+	rc = sort_and_finalize(t, text, path, err);
+	/* without debug information there are no line symbols, but the
+	 * table is still finalized a second time (which drops symbols whose
+	 * range became empty, like data_start), as gprof does */
+	if (rc == 0 && o->line_symbols)
+		rc = add_line_symbols(t, p, abfd, text, syms, lines, path, err);
+	return rc;
 }
 
 int cg_symtab_load(cg_symtab *t, cg_profile *p, const char *path, const cg_symtab_options *o,

@@ -45,6 +45,7 @@ common_sets=(
 	"-f main" "-F main" "--flat-profile=burn" "--graph=main" "--no-graph"
 	"--no-flat-profile" "--time=main" "--no-time=main" "-B" "-z -T -w 200"
 	"-A" "-A -x -m 2 -t 3" "-Aburn" "-Jburn" "-A -z" "--annotated-source=main"
+	"-l" "-l -z" "-l -T" "-l -C" "-l -a" "-l --inline-file-names -L" "-l -A" "--line -q"
 )
 cycles_sets=(
 	"-k cyc_c/cyc_a" "-T -k cyc_c/cyc_a" "-qfact" "-nfact" "-q cyc_a/cyc_b"

@@ -80,6 +80,36 @@ for dir in "$WORK"/b/*/; do
 	check "$dir" -b exe .
 done
 
+# -s writes gmon.sum: the same bytes as gprof's (GNU format: after the
+# 20-byte header, whose spare bytes gprof leaves uninitialised), and
+# nothing on stdout unless asked
+sum_check() {  # DIR SKIP ARGS...
+	local dir=$1 skip=$2; shift 2
+	rm -f "$dir/gmon.sum"
+	(cd "$dir" && gprof "$@" >"$WORK/g.out" 2>&1)
+	mv "$dir/gmon.sum" "$WORK/g.sum" 2>/dev/null
+	(cd "$dir" && "$CGPROF" "$@" >"$WORK/c.out" 2>&1)
+	sed -i "s|$CGPROF|gprof|g" "$WORK/c.out"
+	mv "$dir/gmon.sum" "$WORK/c.sum" 2>/dev/null
+	if [ -s "$WORK/g.sum" ] && cmp -s <(tail -c +$((skip + 1)) "$WORK/g.sum") <(tail -c +$((skip + 1)) "$WORK/c.sum") &&
+	   cmp -s "$WORK/g.out" "$WORK/c.out"; then
+		_tap_result 0 "$(basename "$dir"): $* writes gprof's gmon.sum"
+	else
+		_tap_result 1 "$(basename "$dir"): $* writes gprof's gmon.sum"
+		cmp "$WORK/g.sum" "$WORK/c.sum" | sed 's/^/# /'
+		diff "$WORK/g.out" "$WORK/c.out" | head -5 | sed 's/^/# /'
+	fi
+	rm -f "$WORK/g.sum" "$WORK/c.sum"
+}
+for dir in "$WORK"/b/*/; do
+	sum_check "$dir" 20 -s exe gmon.out gmon.2
+	sum_check "$dir" 20 -s -b -q exe gmon.out
+	sum_check "$dir" 20 --sum -i exe gmon.2 gmon.out
+	sum_check "$dir" 0 -s -Ob exe x.bsd x.bsd
+	sum_check "$dir" 0 -s -O4 exe x.bsd44
+	sum_check "$dir" 0 -s -Ob exe x.bsd44
+done
+
 # an unknown option: usage on stderr, exit 1 (our usage text is our own)
 exit_status "unknown option exits 1" 1 "$CGPROF" --no-such-option
 exit_status "-g is not an option (as in gprof)" 1 "$CGPROF" -g

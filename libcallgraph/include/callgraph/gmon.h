@@ -73,9 +73,13 @@ typedef struct cg_gmon_options {
 	 * are in the profile (from cg_gmon_reader_finish). */
 	int (*flat_filter)(void *ctx, const cg_profile *profile, cg_fid f);
 	void *flat_filter_ctx;
+	/* -l: gprof's line granularity.  With debug information the table
+	 * also gets one symbol per source line (name = the function, file,
+	 * line, no CG_FN_IS_FUNC); samples and call sites land on lines. */
+	int line_granularity;
 } cg_gmon_options;
 
-#define CG_GMON_OPTIONS_INIT { CG_GMON_OPTIONS_VERSION, 0, 0, 'a', NULL, NULL, NULL, NULL, NULL }
+#define CG_GMON_OPTIONS_INIT { CG_GMON_OPTIONS_VERSION, 0, 0, 'a', NULL, NULL, NULL, NULL, NULL, 0 }
 
 /* ---- staged reading (what cgprof uses) ----------------------------------
  * gprof reads the symbol table, then resolves symbol specifications
@@ -114,6 +118,13 @@ CG_EXTERN int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name,
  * may span lines and ends with a newline unless gprof's does not.  NULL
  * when there was no error. */
 CG_EXTERN const char *cg_gmon_reader_gprof_message(const cg_gmon_reader *r);
+/* gprof's -s: writes everything read so far to `path` (gprof writes
+ * "gmon.sum") in the GNU format (opts->file_format 'a' or 'm') or the BSD
+ * one ('b', '4'): the histogram records with their summed bins, then the
+ * arcs, as caller symbol address, callee symbol address and count, per
+ * caller in address order, most recent arc first.  The file appears only
+ * when complete.  Use before or after cg_gmon_reader_finish. */
+CG_EXTERN int cg_gmon_reader_write_sum(cg_gmon_reader *r, const char *path, cg_error *err);
 /* Assigns histogram samples, adds arcs and metadata to the profile. */
 CG_EXTERN int cg_gmon_reader_finish(cg_gmon_reader *r, cg_error *err);
 CG_EXTERN void cg_gmon_reader_free(cg_gmon_reader *r);
