@@ -55,13 +55,19 @@ multi_sets=(
 	"-pa.c" "-qa.c:helper" "-Pmain.c:via_ptr1" "-k main.c:main/zero_time"
 	"-q b.c" "-N a.c" "-p_under" "-L -z -a"
 )
+# the other builds of a program (optimisation, PIE) get the core sets
+core_sets=( "" "-z" "-T -z" "-a -z" "-D" "-q" "-p" "-C" "-A" "-l -z" "-w 40" "-pburn" "-Nburn" )
 # the generated program's report has ~10k lines: fewer sets
-big_sets=( "" "-z" "-T" "-T -z" "-a" "-D -z" "-w 100" "-p" "-q" "-i" "-k main/" "-Qmain" "-Nf10" "-nf100" )
+big_sets=( "" "-z" "-T" "-T -z" "-a" "-D -z" "-w 100" "-p" "-q" "-i" "-k main/" "-Qmain" "-Nf10" "-nf100" "-l" "-C" )
 cxx_sets=( "-p_Z4burnl" "-T -z" "--no-demangle -z" "--demangle=gnu-v3" )
 
 for dir in "$WORK"/b/*/; do
 	v=$(basename "$dir")
 	sets=("${common_sets[@]}")
+	case $v in
+	*-O0-pie-g) ;;
+	*) sets=("${core_sets[@]}") ;;
+	esac
 	case $v in
 	big-*) sets=("${big_sets[@]}") ;;
 	cycles-*) sets+=("${cycles_sets[@]}") ;;
