@@ -164,8 +164,8 @@ int fp_to_model(fp_state *st, cg_profile *p, cg_error *err)
 				seen[row->func] = 1;
 				touched[ntouched++] = row->func;
 			}
-			own[row->func] += row->own;
-			acc[row->func] += row->acc;
+			fprof_add_sat(&own[row->func], row->own);
+			fprof_add_sat(&acc[row->func], row->acc);
 			cnt[row->func] += row->cnt;
 		}
 		if (rows.len) {
@@ -372,7 +372,7 @@ static int part_rows(const cg_profile *p, unsigned part, int ev, cg_fid undef, f
 				if ((rc = cg_hashmap_put(&idx, key, i)))
 					goto done;
 			}
-			out->rows[i].own += nd->self[ev];
+			fprof_add_sat(&out->rows[i].own, nd->self[ev]);
 		}
 	} else {
 		/* no tree: share each function's self cost out by call counts */
@@ -408,16 +408,19 @@ static int part_rows(const cg_profile *p, unsigned part, int ev, cg_fid undef, f
 			cg_cost given = 0;
 			for (size_t r = 0; r < out->nrows; r++)
 				if (out->rows[r].func == f && total) {
-					cg_cost share = (cg_cost)((double)self * (double)out->rows[r].cnt / (double)total);
+					double d = (double)self * (double)out->rows[r].cnt / (double)total;
+					cg_cost share = d >= 9e18 ? INT64_MAX : d <= -9e18 ? INT64_MIN : (cg_cost)d;
 					out->rows[r].own = share;
-					given += share;
+					fprof_add_sat(&given, -share);
 				}
-			out->rows[first].own += self - given;
+			/* given holds minus the shares: the first row takes the rest */
+			fprof_add_sat(&given, self);
+			fprof_add_sat(&out->rows[first].own, given);
 		}
 	}
 	for (size_t r = 0; r < out->nrows; r++) {
 		out->cnt += out->rows[r].cnt;
-		out->own += out->rows[r].own;
+		fprof_add_sat(&out->own, out->rows[r].own);
 	}
 done:
 	cg_hashmap_release(&idx);

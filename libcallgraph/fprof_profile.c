@@ -441,6 +441,22 @@ static uint32_t entry_node(fp_state *st, uint32_t proc, uint32_t i, uint32_t l)
 
 enum { CLK_CNT, CLK_OWN, CLK_ACC };
 
+/* Real timestamps are far from the limits; corrupt ones must not make the
+ * arithmetic undefined, so sums saturate. */
+static inline int64_t sub_sat(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(a, b, &r))
+		r = b > 0 ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
+static inline void add_sat(int64_t *a, int64_t v)
+{
+	if (__builtin_add_overflow(*a, v, a))
+		*a = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
 /* fprof's trace_clock on the stack whose front is entry i of level l. */
 static void clock_at(fp_state *st, uint32_t proc, uint32_t i, uint32_t l, int clk, int64_t t)
 {
@@ -464,13 +480,13 @@ static void clock_at(fp_state *st, uint32_t proc, uint32_t i, uint32_t l, int cl
 	if (clk == CLK_CNT) {
 		r->cnt++;
 	} else if (clk == CLK_ACC) {
-		r->acc += t - p->ent[i].ts;
+		add_sat(&r->acc, sub_sat(t, p->ent[i].ts));
 	} else if (func != FP_SUSPEND) {
-		int64_t v = t - p->ent[i].ts;
-		r->own += v;
+		int64_t v = sub_sat(t, p->ent[i].ts);
+		add_sat(&r->own, v);
 		uint32_t n = entry_node(st, proc, i, l);
 		if (n != FP_NONE)
-			st->nodes[n].self += v;
+			add_sat(&st->nodes[n].self, v);
 	} else {
 		entry_node(st, proc, i, l);
 	}

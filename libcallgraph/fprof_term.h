@@ -20,6 +20,13 @@
 
 #include "callgraph/common.h"
 
+/* Saturating sums: costs from corrupt inputs must not overflow. */
+static inline void fprof_add_sat(int64_t *a, int64_t v)
+{
+	if (__builtin_add_overflow(*a, v, a))
+		*a = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
 /* ---- arena ------------------------------------------------------------------ */
 
 struct fprof_arena_chunk;

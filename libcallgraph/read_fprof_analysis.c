@@ -60,11 +60,11 @@ static int bad(struct ar *a, const char *at, const char *why)
 
 static int us_of(const fprof_term *t, int64_t *out)
 {
-	if (t->kind == FT_FLOAT) {
+	if (t->kind == FT_FLOAT && fabs(t->u.f) < 9e12) {
 		*out = llround(t->u.f * 1000.0);
 		return 0;
 	}
-	if (t->kind == FT_INT) {
+	if (t->kind == FT_INT && t->u.i > -9000000000000 && t->u.i < 9000000000000) {
 		*out = t->u.i * 1000;
 		return 0;
 	}
@@ -207,7 +207,9 @@ static int add_sums(struct ar *a, unsigned part, cg_fid f, uint64_t cnt, int64_t
 	cg_cost vec[CG_MAX_EVENTS] = { 0 };
 	uint64_t c0 = cg_profile_calls(a->p, part, f);
 	const cg_cost *i0 = cg_profile_inclusive(a->p, part, f);
-	vec[a->ev] = acc + (i0 ? i0[a->ev] : 0);
+	vec[a->ev] = acc;
+	if (i0)
+		fprof_add_sat(&vec[a->ev], i0[a->ev]);
 	int rc = cg_profile_set_calls(a->p, part, f, cnt + (c0 == UINT64_MAX ? 0 : c0));
 	if (!rc)
 		rc = cg_profile_set_inclusive(a->p, part, f, vec);

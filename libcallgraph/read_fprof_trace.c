@@ -215,7 +215,8 @@ static int get_ts(const uint8_t **pp, const uint8_t *end, int64_t *ts)
 	int64_t a, b, c;
 	if (get_int(&p, end, &a) || get_int(&p, end, &b) || get_int(&p, end, &c))
 		return TR_BAD;
-	if (a < 0 || a > 100000000 || b < -1000000000 || b > 1000000000 || c < -1000000000 ||
+	/* Mega up to 9e6 (year ~287,000) keeps the microseconds in int64 */
+	if (a < 0 || a > 9000000 || b < -1000000000 || b > 1000000000 || c < -1000000000 ||
 	    c > 1000000000)
 		return TR_BAD;
 	*ts = (a * 1000000 + b) * 1000000 + c;

@@ -167,8 +167,8 @@ static int add_to_list(struct group *g, size_t fsi, int which, const struct cloc
 	uint32_t pos;
 	if (cg_hashmap_get(&g->sub, key, &pos)) {
 		(*list)[pos].cnt += c->cnt;
-		(*list)[pos].own += c->own;
-		(*list)[pos].acc += c->acc;
+		fprof_add_sat(&(*list)[pos].own, c->own);
+		fprof_add_sat(&(*list)[pos].acc, c->acc);
 		return 0;
 	}
 	if (*n == *cap) {
@@ -216,8 +216,8 @@ static int group_add(struct writer *w, struct group *g, const fprof_row *r)
 		return CG_ENOMEM;
 	struct funcstat *fs = &g->fs[fi];
 	fs->sum.cnt += r->cnt;
-	fs->sum.own += r->own;
-	fs->sum.acc += r->acc;
+	fprof_add_sat(&fs->sum.own, r->own);
+	fprof_add_sat(&fs->sum.acc, r->acc);
 	struct clocks as_caller = { caller, r->cnt, r->own, r->acc };
 	struct clocks as_called = { func, r->cnt, r->own, r->acc };
 	if (add_to_list(g, fi, 0, &as_caller) || add_to_list(g, ci, 1, &as_called))
@@ -510,8 +510,12 @@ static int group_init(struct group *g, size_t nf)
 static int64_t total_acc(const cg_profile *p, const fprof_part_rows *parts, size_t n)
 {
 	const char *f = cg_profile_meta(p, "fprof.first_ts"), *l = cg_profile_meta(p, "fprof.last_ts");
-	if (f && l)
-		return strtoll(l, NULL, 10) - strtoll(f, NULL, 10);
+	if (f && l) {
+		int64_t d = strtoll(l, NULL, 10), first = strtoll(f, NULL, 10);
+		if (__builtin_sub_overflow(d, first, &d))
+			d = first > 0 ? INT64_MIN : INT64_MAX;
+		return d;
+	}
 	/* not from a trace: the longest-running bottom frame */
 	int64_t best = 0;
 	for (size_t i = 0; i < n; i++)
@@ -538,7 +542,7 @@ int cg_write_fprof_analysis(const cg_profile *p, FILE *out, const cg_fprof_analy
 	size_t nrows = 0;
 	for (size_t i = 0; i < nparts; i++) {
 		tcnt += parts[i].cnt;
-		town += parts[i].own;
+		fprof_add_sat(&town, parts[i].own);
 		nrows += parts[i].nrows;
 	}
 	if (nrows == 0) {
