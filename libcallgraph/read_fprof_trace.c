@@ -913,6 +913,13 @@ int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_re
 			rc = bad_tag(&r, buf + used, err);
 			break;
 		}
+		/* a record longer than the rest of the file: do not grow the
+		 * buffer for it, it is truncated (or the size is corrupt) */
+		if (total && have - used >= 5 && buf[used] == 0 &&
+		    rd32(buf + used + 1) > total - (done + used) - 5) {
+			trunc = "truncated record payload";
+			break;
+		}
 		memmove(buf, buf + used, have - used);
 		have -= used;
 		done += used;
