@@ -94,7 +94,7 @@ static int cmp_arc_sorted(const void *ctx, uint32_t l, uint32_t r)
  * reverse list order.  cmp_arc is a consistent ordering, hence a stable
  * sort of the reversed list gives the same result without gprof's
  * quadratic cost on functions with thousands of callers. */
-static int sort_arcs(gp_printer *pr, const uint32_t *list, uint32_t n, int descending)
+int gp_sort_arc_list(gp_printer *pr, const uint32_t *list, uint32_t n, int descending)
 {
 	if (gp_reserve(pr, n))
 		return CG_ENOMEM;
@@ -127,7 +127,7 @@ static int print_parents(gp_printer *pr, uint32_t c)
 			"", "", "", "", "", "");
 		return 0;
 	}
-	if (sort_arcs(pr, a->parent_lists + cs->first_parent, cs->nparents, 0))
+	if (gp_sort_arc_list(pr, a->parent_lists + cs->first_parent, cs->nparents, 0))
 		return CG_ENOMEM;
 	const gp_sym *head = &a->syms[cs->head];
 	for (uint32_t i = 0; i < cs->nparents; i++) {
@@ -151,7 +151,7 @@ static int print_children(gp_printer *pr, uint32_t p)
 	const cg_gprof_analysis *a = pr->a;
 	const gp_sym *ps = &a->syms[p];
 	FILE *out = pr->out;
-	if (sort_arcs(pr, a->child_lists + ps->first_child, ps->nchildren, 1))
+	if (gp_sort_arc_list(pr, a->child_lists + ps->first_child, ps->nchildren, 1))
 		return CG_ENOMEM;
 	for (uint32_t i = 0; i < ps->nchildren; i++) {
 		const gp_arc *arc = &a->arcs[pr->buf[i]];

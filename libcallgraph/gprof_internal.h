@@ -61,6 +61,13 @@ typedef struct gp_entry {
 	size_t nright;
 } gp_entry;
 
+/* A pseudo arc gprof adds between copies of symbols while resolving an
+ * A/B spec (count 0); only -r ever sees them.  Ends are "objects":
+ * vobj_sym[] gives the symbol whose name each one carries. */
+typedef struct gp_fake_arc {
+	uint32_t parent, child;
+} gp_fake_arc;
+
 /* One of gprof's specification tables, finalized the way gprof finalizes
  * it (sorted by start, one entry per start). */
 typedef struct gp_table {
@@ -87,6 +94,10 @@ struct cg_gprof_analysis {
 	gp_table tables[CG_GPROF_NTABLES];
 	gp_range **spec_runs;     /* right-side runs of arc specs (owned) */
 	size_t nspec_runs;
+	gp_fake_arc *fake;        /* pseudo arcs of A/B specs, gprof's order */
+	size_t nfake;
+	uint32_t *vobj_sym;       /* pseudo-arc end object -> named symbol */
+	uint32_t nvobj;
 
 	uint32_t *index_order;    /* nsyms + ncycles symbols in index order */
 
@@ -149,6 +160,11 @@ int gp_print_flat(gp_printer *pr);
 int gp_print_graph(gp_printer *pr);
 int gp_print_index(gp_printer *pr);
 int gp_print_exec_counts(gp_printer *pr);
+/* A parent (descending = 0) or child (1) list in gprof's print order, into
+ * pr->buf. */
+int gp_sort_arc_list(gp_printer *pr, const uint32_t *list, uint32_t n, int descending);
+/* gprof_order.c: -r, after the call graph if it was printed. */
+int gp_print_function_order(gp_printer *pr, int graph_printed);
 
 /* gprof_annotate.c: the -A listing (to `out`, or -ann files). */
 int gp_print_annotated(const cg_gprof_analysis *a, FILE *out, int *first_output);

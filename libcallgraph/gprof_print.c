@@ -164,6 +164,8 @@ int cg_gprof_print(const cg_gprof_analysis *a, unsigned parts, FILE *out, cg_err
 		rc = gp_print_exec_counts(&pr);
 	if (!rc && (parts & CG_GPROF_ANNOTATE))
 		rc = gp_print_annotated(a, out, &pr.first_output);
+	if (!rc && (parts & CG_GPROF_FUNCTION_ORDER))
+		rc = gp_print_function_order(&pr, (parts & CG_GPROF_GRAPH) != 0);
 	if (pr.names)
 		for (uint32_t i = 0; i < a->nsyms + a->ncycles; i++)
 			free(pr.names[i]);

@@ -103,6 +103,7 @@ typedef struct entry_tmp {
 	gp_range r;
 	size_t id_rank;     /* position in gprof's id list (most recent first) */
 	size_t id;
+	size_t run;         /* index of the run among its id's left runs */
 } entry_tmp;
 
 static int cmp_entry_tmp(const void *l, const void *r)
@@ -152,8 +153,30 @@ static void free_ids(spec_id *ids, size_t n)
 	free(ids);
 }
 
+/* gprof creates a table's entries in (start, id list) order, which is
+ * already the sorted order, then compacts them; the slot of an entry
+ * created at position i afterwards holds the i-th kept entry, or is left
+ * as it was beyond the kept ones.  -r sees the pseudo arcs gprof adds
+ * between those slots and the right-side runs of A/B specs, under the
+ * name of whatever the slot holds (see gp_fake_arcs). */
+static int record_slots(cg_gprof_analysis *a, const entry_tmp *tmp, size_t total,
+			const uint32_t *kept_first, size_t nkept, uint32_t **left_obj)
+{
+	uint32_t base = a->nvobj;
+	uint32_t *nv = realloc(a->vobj_sym, ((size_t)base + total + 1) * sizeof *nv);
+	if (!nv)
+		return CG_ENOMEM;
+	a->vobj_sym = nv;
+	for (size_t i = 0; i < total; i++) {
+		nv[base + i] = i < nkept ? kept_first[i] : tmp[i].r.first;
+		left_obj[tmp[i].id][tmp[i].run] = base + (uint32_t)i;
+	}
+	a->nvobj = base + (uint32_t)total;
+	return 0;
+}
+
 static int build_table(cg_gprof_analysis *a, unsigned t, spec_id *ids, size_t nids,
-		       gp_range **left_runs, size_t *nleft)
+		       gp_range **left_runs, size_t *nleft, uint32_t **left_obj)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < nids; i++)
@@ -169,7 +192,7 @@ static int build_table(cg_gprof_analysis *a, unsigned t, spec_id *ids, size_t ni
 		if (ids[i].table != t)
 			continue;
 		for (size_t j = 0; j < nleft[i]; j++)
-			tmp[k++] = (entry_tmp){ left_runs[i][j], nids - 1 - i, i };
+			tmp[k++] = (entry_tmp){ left_runs[i][j], nids - 1 - i, i, j };
 	}
 	qsort(tmp, total, sizeof *tmp, cmp_entry_tmp);
 
@@ -195,7 +218,48 @@ static int build_table(cg_gprof_analysis *a, unsigned t, spec_id *ids, size_t ni
 			e->nright = ids[tmp[i].id].nright;
 		}
 	}
+	uint32_t *kept_first = malloc((tab->n + 1) * sizeof *kept_first);
+	int rc = kept_first ? 0 : CG_ENOMEM;
+	for (size_t i = 0; i < tab->n && !rc; i++)
+		kept_first[i] = tab->e[i].r.first;
+	if (!rc)
+		rc = record_slots(a, tmp, total, kept_first, tab->n, left_obj);
+	free(kept_first);
 	free(tmp);
+	return rc;
+}
+
+/* The pseudo arcs of every A/B spec, in gprof's creation order: ids most
+ * recent first, each id's left runs and right runs last first. */
+static int make_fake_arcs(cg_gprof_analysis *a, spec_id *ids, size_t nids,
+			  size_t *nleft, uint32_t **left_obj)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nids; i++)
+		if (ids[i].has_right)
+			n += nleft[i] * ids[i].nright;
+	uint32_t nright_total = 0;
+	for (size_t i = 0; i < nids; i++)
+		nright_total += (uint32_t)ids[i].nright;
+	uint32_t *nv = realloc(a->vobj_sym, ((size_t)a->nvobj + nright_total + 1) * sizeof *nv);
+	a->fake = malloc((n + 1) * sizeof *a->fake);
+	if (!nv || !a->fake) {
+		if (nv)
+			a->vobj_sym = nv;
+		return CG_ENOMEM;
+	}
+	a->vobj_sym = nv;
+	for (size_t i = nids; i-- > 0;) {
+		if (!ids[i].has_right)
+			continue;
+		uint32_t rbase = a->nvobj;
+		for (size_t r = 0; r < ids[i].nright; r++)
+			nv[rbase + r] = ids[i].right_runs[r].first;
+		a->nvobj += (uint32_t)ids[i].nright;
+		for (size_t j = nleft[i]; j-- > 0;)
+			for (size_t r = ids[i].nright; r-- > 0;)
+				a->fake[a->nfake++] = (gp_fake_arc){ left_obj[i][j], rbase + (uint32_t)r };
+	}
 	return 0;
 }
 
@@ -212,6 +276,7 @@ int gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_error
 	/* ids in the order gprof adds them: user specs, then the defaults. */
 	spec_id *ids = calloc(nids, sizeof *ids);
 	gp_range **left_runs = calloc(nids, sizeof *left_runs);
+	uint32_t **left_obj = NULL;
 	size_t *nleft = calloc(nids, sizeof *nleft);
 	int rc = 0;
 	if (!ids || !left_runs || !nleft) {
@@ -251,13 +316,23 @@ int gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_error
 		}
 		parse_pattern(ids[i].text, &ids[i].left);
 		rc = collect_runs(a, &ids[i].left, &left_runs[i], &nleft[i]);
-		if (!rc && ids[i].has_right && is_arc_table(ids[i].table))
+		if (!rc && ids[i].has_right)
 			rc = collect_runs(a, &ids[i].right, &ids[i].right_runs, &ids[i].nright);
 		if (rc)
 			goto out;
 	}
+	left_obj = calloc(nids, sizeof *left_obj);
+	if (!left_obj) {
+		rc = CG_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nids && !rc; i++)
+		if (!(left_obj[i] = malloc((nleft[i] + 1) * sizeof *left_obj[i])))
+			rc = CG_ENOMEM;
 	for (unsigned t = 0; t < CG_GPROF_NTABLES && !rc; t++)
-		rc = build_table(a, t, ids, nids, left_runs, nleft);
+		rc = build_table(a, t, ids, nids, left_runs, nleft, left_obj);
+	if (!rc)
+		rc = make_fake_arcs(a, ids, nids, nleft, left_obj);
 	if (rc)
 		goto out;
 
@@ -278,6 +353,10 @@ out:
 	if (left_runs)
 		for (size_t i = 0; i < nids; i++)
 			free(left_runs[i]);
+	if (left_obj)
+		for (size_t i = 0; i < nids; i++)
+			free(left_obj[i]);
+	free(left_obj);
 	free(left_runs);
 	free(nleft);
 	if (ids)
@@ -297,6 +376,12 @@ void gp_tables_free(cg_gprof_analysis *a)
 	free(a->spec_runs);
 	a->spec_runs = NULL;
 	a->nspec_runs = 0;
+	free(a->vobj_sym);
+	free(a->fake);
+	a->vobj_sym = NULL;
+	a->fake = NULL;
+	a->nvobj = 0;
+	a->nfake = 0;
 }
 
 int gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s)

@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (null) {
 		cg_error err = CG_ERROR_INIT;
 		cg_gprof_report(p, 0, CG_GPROF_FLAT | CG_GPROF_GRAPH | CG_GPROF_EXEC_COUNTS
-				| CG_GPROF_ANNOTATE, &o, null, &err);
+				| CG_GPROF_ANNOTATE | CG_GPROF_FUNCTION_ORDER, &o, null, &err);
 		uint32_t cyc[40], n;
 		cg_gprof_cycles(p, 0, cyc, &n, &err);
 		fclose(null);

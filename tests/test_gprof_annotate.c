@@ -1,8 +1,11 @@
 /*
- * test_gprof_annotate.c — a driver for the -A differential test:
- *   test_gprof_annotate EXE GMON [-x] [-y] [-z] [-m N] [-t N] [-I DIRS]...
+ * test_gprof_annotate.c — a driver for the -A and -r differential tests:
+ *   test_gprof_annotate EXE GMON [-r] [-q] [-b] [-x] [-y] [-z] [-m N]
+ *                       [-t N] [-I DIRS] [-k FROM/TO]...
  * prints the annotated source listing of the library's gprof writer the
- * way `gprof -A` prints it (messages on stderr with the name "gprof").
+ * way `gprof -A` prints it (messages on stderr with the name "gprof"), or
+ * with -r the suggested function order (after the call graph with -q),
+ * the sections cgprof does not offer.
  * Without arguments it is a unit test (TAP) of the listing on a
  * hand-built profile and a source file it writes itself.
  */
@@ -75,8 +78,19 @@ int main(int argc, char **argv)
 	cg_gprof_options o = CG_GPROF_OPTIONS_INIT;
 	const char *paths[16];
 	size_t np = 0;
+	cg_gprof_symspec specs[16];
+	size_t nspecs = 0;
+	unsigned parts = 0;
 	for (int i = 3; i < argc; i++) {
-		if (!strcmp(argv[i], "-x"))
+		if (!strcmp(argv[i], "-r"))
+			parts |= CG_GPROF_FUNCTION_ORDER;
+		else if (!strcmp(argv[i], "-q"))
+			parts |= CG_GPROF_GRAPH;
+		else if (!strcmp(argv[i], "-b"))
+			o.brief = 1;
+		else if (!strcmp(argv[i], "-k") && i + 1 < argc && nspecs < 16)
+			specs[nspecs++] = (cg_gprof_symspec){ CG_GPROF_EXCL_ARCS, argv[++i] };
+		else if (!strcmp(argv[i], "-x"))
 			o.all_lines = 1;
 		else if (!strcmp(argv[i], "-y"))
 			o.separate_files = 1;
@@ -95,6 +109,10 @@ int main(int argc, char **argv)
 	}
 	o.source_paths = paths;
 	o.nsource_paths = np;
+	o.specs = specs;
+	o.nspecs = nspecs;
+	if (!parts)
+		parts = CG_GPROF_ANNOTATE;
 	o.messages = stderr;
 	o.program_name = "gprof";
 
@@ -106,7 +124,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.message);
 		return 3;
 	}
-	int rc = cg_gprof_report(p, 0, CG_GPROF_ANNOTATE, &o, stdout, &err);
+	int rc = cg_gprof_report(p, 0, parts, &o, stdout, &err);
 	if (rc)
 		fprintf(stderr, "%s\n", err.message);
 	cg_profile_free(p);

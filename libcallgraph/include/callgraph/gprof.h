@@ -102,7 +102,8 @@ enum cg_gprof_sections {
 	CG_GPROF_FLAT        = 1u << 0,  /* flat profile */
 	CG_GPROF_GRAPH       = 1u << 1,  /* call graph, followed by the index */
 	CG_GPROF_EXEC_COUNTS = 1u << 2,  /* -C execution counts */
-	CG_GPROF_ANNOTATE    = 1u << 3   /* -A annotated source */
+	CG_GPROF_ANNOTATE    = 1u << 3,  /* -A annotated source */
+	CG_GPROF_FUNCTION_ORDER = 1u << 4 /* -r suggested function order */
 };
 
 typedef struct cg_gprof_options {
