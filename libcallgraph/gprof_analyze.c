@@ -62,7 +62,7 @@ static void assign_times(cg_gprof_analysis *a)
 {
 	const cg_profile *p = a->profile;
 	unsigned part = a->part;
-	int exact = cg_profile_has_self_exact(p, part);
+	int exact = a->opts.event == 0 && cg_profile_has_self_exact(p, part);
 	size_t nev = cg_profile_event_count(p);
 	unsigned ev = a->opts.event;
 	double sum = 0.0;
