@@ -1,8 +1,10 @@
 #!/bin/bash
 # Differential test against the real fprof (Erlang/OTP): fresh traces of the
 # programs in testdata/fprof (one process; many processes with messages;
-# heavy GC; deep self and mutual recursion and a tail-call cycle; exceptions,
-# a crashing process, quoted and non-Latin-1 atoms) are profiled by
+# heavy GC; deep self and mutual recursion and a tail-call cycle; long
+# tail-call chains; exceptions, a crashing process, quoted and non-Latin-1
+# atoms; spawn arguments of many shapes; plus a verbose and a cpu_time
+# trace) are profiled by
 # fprof:profile and analysed by fprof:analyse with all 16 option sets; our
 # reader + writer must print the identical text for the same trace.
 . "$CG_TOP/tests/lib.sh"
@@ -33,4 +35,6 @@ for t in "$WORK"/gen/*.trace; do
 	done
 	is "$prog: all $total fprof:analyse option sets identical" "$same/$total" "16/16"
 done
+is "all programs traced" "$(ls "$WORK"/gen/*.trace | wc -l | tr -d ' ')" \
+	"$(( $(ls "$CG_TOP"/testdata/fprof/fpt_*.erl | wc -l) + 2 ))"
 done_testing
