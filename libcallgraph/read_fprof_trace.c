@@ -67,6 +67,21 @@ static int raw_find(const struct rawcache *c, const uint8_t *p, size_t n, uint32
 	return 0;
 }
 
+static int raw_find_bytes(const struct rawcache *c, const uint8_t *p, size_t n, uint32_t h,
+			  const uint8_t **bytes)
+{
+	if (!c->scap)
+		return 0;
+	for (size_t j = h & (c->scap - 1); c->slot[j]; j = (j + 1) & (c->scap - 1)) {
+		const struct rawkey *k = &c->keys[c->slot[j] - 1];
+		if (k->len == n && memcmp(k->bytes, p, n) == 0) {
+			*bytes = k->bytes;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int raw_add(struct rawcache *c, fprof_arena *a, const uint8_t *p, size_t n, uint32_t h,
 		   uint32_t val)
 {
@@ -129,6 +144,8 @@ struct reader {
 	uint8_t last_pid[64];
 	size_t last_pid_len;
 	uint32_t last_proc;
+	/* direct-mapped cache of recent MFA encodings (bytes in mfas' keys) */
+	struct { const uint8_t *bytes; uint32_t len, fid; } mfa_cache[256];
 };
 
 enum { TR_OK = 0, TR_BAD = 1, TR_UNKNOWN = 2, TR_FPROF_ERR = 3 };
@@ -388,6 +405,20 @@ static int get_mfa(struct reader *r, const uint8_t **pp, const uint8_t *end, int
 	if (!mfa_extent(&p, end) && skip(&p, end))
 		return TR_BAD;
 	size_t n = (size_t)(p - start);
+	/* cheap slot from the length and the last 8 bytes (function name end
+	 * and arity), then an exact compare */
+	size_t slot = n;
+	if (n >= 8) {
+		uint64_t w;
+		memcpy(&w, p - 8, 8);
+		slot ^= (size_t)((w * 0x9E3779B97F4A7C15ull) >> 56);
+	}
+	slot &= 255;
+	if (r->mfa_cache[slot].len == n && memcmp(r->mfa_cache[slot].bytes, start, n) == 0) {
+		*fid = r->mfa_cache[slot].fid;
+		*pp = p;
+		return TR_OK;
+	}
 	uint32_t h = raw_hash(start, n);
 	if (!raw_find(&r->mfas, start, n, h, fid)) {
 		const uint8_t *q = start;
@@ -411,6 +442,13 @@ static int get_mfa(struct reader *r, const uint8_t **pp, const uint8_t *end, int
 		*fid = fp_func_intern(&r->st, mb, mu, fb, fu, (uint32_t)arity);
 		if (*fid == FP_NONE || raw_add(&r->mfas, &r->st.arena, start, n, h, *fid))
 			return oom(r);
+	}
+	/* the cache points at the copy kept by the raw cache */
+	const uint8_t *kept = NULL;
+	if (raw_find_bytes(&r->mfas, start, n, h, &kept)) {
+		r->mfa_cache[slot].bytes = kept;
+		r->mfa_cache[slot].len = (uint32_t)n;
+		r->mfa_cache[slot].fid = *fid;
 	}
 	*pp = p;
 	return TR_OK;
