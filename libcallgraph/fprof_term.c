@@ -1021,6 +1021,7 @@ static int binary_is_text(const fprof_term *t)
 
 static struct pnode *pn_build(fprof_arena *a, const fprof_term *t, struct pnode *out)
 {
+	memset(out, 0, sizeof *out);
 	out->t = t;
 	out->len = (int)term_len(t);
 	out->kind = PN_LEAF;
