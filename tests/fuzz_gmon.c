@@ -1,8 +1,8 @@
 /*
  * fuzz_gmon.c — fuzz target for the gmon.out reader.
  *
- * The first input byte picks the -O file format and whether the data is
- * read twice (summing two files); the rest is the profile.  Symbols come
+ * The first input byte picks the -O file format, whether the data is read
+ * twice (summing two files), -a and -l; the rest is the profile.  Symbols come
  * from a small -pg executable (CG_FUZZ_GMON_EXE, default the golden
  * simple-O0-pie-g program; /proc/self/exe when that is missing).
  *
@@ -43,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	o.file_format = formats[data[0] & 3];
 	o.no_static = (data[0] >> 3) & 1;
+	o.line_granularity = (data[0] >> 4) & 1;
 	o.program_name = "fuzz";
 	if (cg_profile_new(&p) < 0)
 		return 0;
