@@ -96,7 +96,7 @@ static int store_record(fp_state *st, cg_profile *p, unsigned part, const fp_pro
 	return rc;
 }
 
-int fp_to_model(fp_state *st, cg_profile *p, cg_error *err)
+int fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 {
 	int rc = 0;
 	int ev = cg_profile_find_event(p, "us");
@@ -177,6 +177,8 @@ int fp_to_model(fp_state *st, cg_profile *p, cg_error *err)
 			uint32_t fid = touched[k];
 			cg_fid f = st->funcs[fid].model_fid;
 			vec[ev] = own[fid];
+			if (suspend_self && fid == FP_SUSPEND)
+				fprof_add_sat(&vec[ev], acc[fid]);
 			if ((rc = cg_profile_add_self(p, part_of[i], f, vec)))
 				goto out;
 			vec[ev] = acc[fid];
@@ -205,6 +207,8 @@ int fp_to_model(fp_state *st, cg_profile *p, cg_error *err)
 		cg_node *mn = cg_profile_node(p, part, nmap[n]);
 		mn->calls = nd->calls;
 		mn->self[ev] = nd->self;
+		if (suspend_self && nd->fid == FP_SUSPEND)
+			fprof_add_sat(&mn->self[ev], nd->wait);
 	}
 	(void)nev;
 	char num[32];

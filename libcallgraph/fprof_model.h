@@ -12,7 +12,9 @@
 #include "callgraph.h"
 #include "fprof_profile.h"
 
-int fp_to_model(fp_state *st, cg_profile *profile, cg_error *err);
+/* suspend_self: give `suspend` its waiting time (ACC) as self cost, in
+ * the per-function self costs and in the call tree (see fprof.h). */
+int fp_to_model(fp_state *st, cg_profile *profile, int suspend_self, cg_error *err);
 
 /* fprof's table per part in metadata "fprof.part.N.rows": one line per
  * row, "caller TAB function TAB CNT TAB ACC TAB OWN" (function names as in

@@ -480,7 +480,13 @@ static void clock_at(fp_state *st, uint32_t proc, uint32_t i, uint32_t l, int cl
 	if (clk == CLK_CNT) {
 		r->cnt++;
 	} else if (clk == CLK_ACC) {
-		add_sat(&r->acc, sub_sat(t, p->ent[i].ts));
+		int64_t v = sub_sat(t, p->ent[i].ts);
+		add_sat(&r->acc, v);
+		if (func == FP_SUSPEND) {
+			uint32_t n = entry_node(st, proc, i, l);
+			if (n != FP_NONE)
+				add_sat(&st->nodes[n].wait, v);
+		}
 	} else if (func != FP_SUSPEND) {
 		int64_t v = sub_sat(t, p->ent[i].ts);
 		add_sat(&r->own, v);

@@ -97,6 +97,7 @@ typedef struct fp_node {
 	uint32_t memo_fid, memo_child;   /* last child looked up (a cache) */
 	uint64_t calls;
 	int64_t self;
+	int64_t wait;      /* ACC charged to `suspend` in this context */
 } fp_node;
 
 typedef struct fp_count {

@@ -704,7 +704,7 @@ static int finish(struct reader *r, cg_profile *profile, const char *trunc, cg_e
 		if (fp_finish(&r->st, r->st.last_ts))
 			return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->name);
 	}
-	int rc = fp_to_model(&r->st, profile, err);
+	int rc = fp_to_model(&r->st, profile, o && o->suspend_self, err);
 	if (rc)
 		return rc;
 	char num[32];

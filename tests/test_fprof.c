@@ -269,6 +269,36 @@ static void test_synth_numbers(void)
 	cg_profile_free(p);
 }
 
+/* suspend_self: waiting time becomes suspend's self cost (tree too); the
+ * process's self costs then add up to its traced wall time, and what
+ * fprof:analyse prints does not change. */
+static void test_suspend_self(void)
+{
+	static struct tb t;
+	synth(&t);
+	cg_profile *p;
+	cg_error err = CG_ERROR_INIT;
+	cg_fprof_read_options o = CG_FPROF_READ_OPTIONS_INIT;
+	o.suspend_self = 1;
+	check_int(cg_profile_new(&p), ==, 0);
+	check_int(cg_read_fprof_trace_buffer(p, t.buf, t.len, "synth", &o, &err), ==, 0);
+	cg_cost tot[1];
+	cg_profile_part_totals(p, 0, tot);
+	check_int(tot[0], ==, 110);   /* 80 own + 30 waiting = 210 - 100 */
+	cg_cost tree = 0;
+	for (cg_nid n = 1; n < cg_profile_node_count(p, 0); n++)
+		tree += cg_profile_node(p, 0, n)->self[0];
+	check_int(tree, ==, 110);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	check_int(cg_write_fprof_analysis(p, f, NULL, &err), ==, 0);
+	fclose(f);
+	check(text && strstr(text, "[{ totals,                                        7,    0.110,    0.080}].  %%%") != NULL);
+	free(text);
+	cg_profile_free(p);
+}
+
 static void test_truncation_reports_offset(void)
 {
 	static struct tb t;
@@ -443,6 +473,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	TEST(test_synth_numbers(), "spec B4.8 worked example: fprof's CNT/ACC/OWN");
+	TEST(test_suspend_self(), "suspend_self: waiting time as suspend's self cost");
 	TEST(test_truncation_reports_offset(), "truncated and corrupt traces: error with byte offset");
 	TEST(test_partial_keeps_data(), "allow_partial keeps the data and says why");
 	TEST(test_unknown_kind_counted(), "unknown message kinds counted (strict: error)");

@@ -77,10 +77,18 @@ typedef struct cg_fprof_read_options {
 	 * unknown, e.g. a pipe).  May be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* 0 (default): fprof's numbers, `suspend` has self 0 (its waiting time
+	 * is only in ACC, so callers' inclusive costs exceed the sum of self
+	 * costs).  1: `suspend` gets its waiting time as self cost, in the
+	 * per-function self costs and in the call tree, so self costs add up
+	 * to each process's traced wall time (spec §C2 (a); GC during a
+	 * suspension is then counted in both).  What fprof:analyse prints is
+	 * the same either way: OWN per row comes from fprof.part.N.rows. */
+	int suspend_self;
 } cg_fprof_read_options;
 
 #define CG_FPROF_READ_OPTIONS_VERSION 1
-#define CG_FPROF_READ_OPTIONS_INIT { CG_FPROF_READ_OPTIONS_VERSION, 0, 0, NULL, NULL, NULL, NULL }
+#define CG_FPROF_READ_OPTIONS_INIT { CG_FPROF_READ_OPTIONS_VERSION, 0, 0, NULL, NULL, NULL, NULL, 0 }
 
 /* Reads the fprof trace at `path` ("-" = stdin) into `profile`, which
  * must be new (no functions yet) or already use the event "us".  opts may
