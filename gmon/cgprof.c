@@ -109,7 +109,8 @@ static void usage(FILE *f, int status)
 		"Input:      -O FORMAT --file-format=auto|magic|bsd|4.4bsd\n"
 		"Other:      -h --help  -v --version  @FILE (read options from FILE)\n"
 		"Lines:      -l --line   -s --sum (write gmon.sum)\n"
-		"Not supported: -S -r -R -c (see cgprof(1)).\n",
+		"            -S FILE --external-symbol-table=FILE (nm-style listing)\n"
+		"Not supported: -r -R -c (see cgprof(1)).\n",
 		whoami);
 	exit(status);
 }
@@ -248,7 +249,7 @@ static void parse(args *a, int argc, char **argv)
 			a->style |= STYLE_SUMMARY;
 			a->user_specified |= STYLE_SUMMARY;
 			break;
-		case 'S': unsupported(a, "-S (--external-symbol-table)"); break;
+		case 'S': a->gmon.external_symbol_table = optarg; break;
 		case 't': {
 			int t = int_of(optarg);
 

@@ -716,6 +716,7 @@ int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executab
 	so.no_static = opts->no_static;
 	so.ignore_non_functions = opts->ignore_non_functions;
 	so.line_symbols = opts->line_granularity;
+	so.external_table = opts->external_symbol_table;
 	so.program_name = opts->program_name;
 	rc = cg_symtab_load(&r->st, p, executable, &so, err);
 	if (rc < 0)

@@ -259,6 +259,56 @@ static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *te
 	return sort_and_finalize(t, text, path, err);
 }
 
+/* gprof's -S: symbols from an nm-style listing ("ADDR TYPE NAME" lines;
+ * only types t and T count, all taken as functions, no source lines),
+ * read line by line with gprof's 1023-byte line buffer. */
+static int collect_external(cg_symtab *t, cg_profile *p, asection *text, const char *path,
+			    const cg_symtab_options *o, cg_error *err)
+{
+	char buf[1024], address[1024], name[1024], type;
+	FILE *f = fopen(o->external_table, "r");
+	size_t cap = 0;
+
+	if (f == NULL)
+		return cg_error_set(err, CG_EIO, CG_PROG_PREFIX_FMT "could not open %s.",
+				    CG_PROG_PREFIX(o->program_name), o->external_table);
+	while (fgets(buf, sizeof buf - 1, f)) {
+		cg_sym *s;
+
+		if (sscanf(buf, "%1023s %c %1023s", address, &type, name) != 3)
+			continue;
+		if (type != 't' && type != 'T')
+			continue;
+		if (t->n == cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+			cg_sym *bigger = realloc(t->syms, ncap * sizeof *bigger);
+
+			if (bigger == NULL) {
+				fclose(f);
+				return nomem(err, path);
+			}
+			t->syms = bigger;
+			cap = ncap;
+		}
+		s = &t->syms[t->n];
+		memset(s, 0, sizeof *s);
+		s->addr = strtoull(address, NULL, 16);
+		s->name = cg_profile_intern(p, name);
+		if (s->name == NULL) {
+			fclose(f);
+			return nomem(err, path);
+		}
+		s->is_func = 1;
+		s->is_static = type == 't';
+		t->n++;
+	}
+	fclose(f);
+	if (t->n == 0)
+		return cg_error_set(err, CG_ENOTFOUND, CG_PROG_PREFIX_FMT "file `%s' has no symbols",
+				    CG_PROG_PREFIX(o->program_name), o->external_table);
+	return sort_and_finalize(t, text, path, err);
+}
+
 static int collect(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text, asymbol **syms,
 		   long nsyms, const char *path, const cg_symtab_options *o, cg_error *err)
 {
@@ -369,7 +419,10 @@ int cg_symtab_load(cg_symtab *t, cg_profile *p, const char *path, const cg_symta
 				  CG_PROG_PREFIX(o->program_name), path, bfd_errmsg(bfd_get_error()));
 		goto out;
 	}
-	rc = collect(t, p, abfd, text, syms, nsyms, path, o, err);
+	if (o->external_table)
+		rc = collect_external(t, p, text, path, o, err);
+	else
+		rc = collect(t, p, abfd, text, syms, nsyms, path, o, err);
 out:
 	free(syms);
 	bfd_close(abfd);

@@ -36,6 +36,7 @@ typedef struct cg_symtab_options {
 	int no_static;              /* -a */
 	int ignore_non_functions;   /* -D */
 	int line_symbols;           /* -l: add one symbol per source line */
+	const char *external_table; /* -S FILE: nm-style listing instead */
 	const char *program_name;   /* for gprof-style messages, may be NULL */
 } cg_symtab_options;
 

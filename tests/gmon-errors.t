@@ -78,6 +78,16 @@ for dir in "$WORK"/b/*/; do
 	check "$dir" @args
 	# a directory is not a profile
 	check "$dir" -b exe .
+	# -S: symbols from an nm listing (also for a stripped executable)
+	nm "$dir/exe" >"$dir/syms.txt"
+	nm -n "$dir/exe" | head -5 >"$dir/few.txt"
+	printf 'junk\n1000 t\n' >"$dir/bad.txt"
+	check "$dir" -b -S syms.txt -z exe gmon.out
+	check "$dir" -b -S syms.txt stripped gmon.out
+	check "$dir" -b -S few.txt -z exe gmon.out
+	check "$dir" -b --external-symbol-table=syms.txt -T -l exe gmon.out
+	check "$dir" -b -S bad.txt exe gmon.out
+	check "$dir" -b -S nosuch.txt exe gmon.out
 done
 
 # -s writes gmon.sum: the same bytes as gprof's (GNU format: after the

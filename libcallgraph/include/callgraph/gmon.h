@@ -77,9 +77,15 @@ typedef struct cg_gmon_options {
 	 * also gets one symbol per source line (name = the function, file,
 	 * line, no CG_FN_IS_FUNC); samples and call sites land on lines. */
 	int line_granularity;
+	/* -S FILE: take the symbols from an nm-style listing ("ADDR TYPE
+	 * NAME" lines, types t and T) instead of the executable's symbol
+	 * table; the executable still gives word size, byte order and .text.
+	 * NULL: the executable's symbols. */
+	const char *external_symbol_table;
 } cg_gmon_options;
 
-#define CG_GMON_OPTIONS_INIT { CG_GMON_OPTIONS_VERSION, 0, 0, 'a', NULL, NULL, NULL, NULL, NULL, 0 }
+#define CG_GMON_OPTIONS_INIT \
+	{ CG_GMON_OPTIONS_VERSION, 0, 0, 'a', NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
 /* ---- staged reading (what cgprof uses) ----------------------------------
  * gprof reads the symbol table, then resolves symbol specifications
