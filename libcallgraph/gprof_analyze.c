@@ -95,8 +95,14 @@ static void assign_times(cg_gprof_analysis *a)
 	double hz = 1.0;
 	if (e && e->unit_seconds > 0)
 		hz = 1.0 / e->unit_seconds;
-	meta_double(p, "hz", &hz);
 	int gmon = cg_profile_meta(p, "gmon.histogram") || cg_profile_meta(p, "gmon.arcs");
+	/* A gmon file's rate is gprof's whatever it says; other inputs (the
+	 * collector writes "hz 0" in call-count mode) only override the
+	 * event's unit with a real rate. */
+	double meta_hz;
+	int has_hz = meta_double(p, "hz", &meta_hz) && (gmon || meta_hz > 0);
+	if (has_hz)
+		hz = meta_hz;
 	a->has_histogram = gmon ? strcmp(meta_or(p, "gmon.histogram", "0"), "1") == 0 : 1;
 	a->has_arcs = gmon ? strcmp(meta_or(p, "gmon.arcs", "0"), "1") == 0 : 1;
 	if (gmon && !a->has_histogram)
@@ -108,7 +114,7 @@ static void assign_times(cg_gprof_analysis *a)
 		a->scale = 0.0;
 	/* An event that is not time prints in its own units, named after it
 	 * (its first letter in the per-call unit, as "s" stands for seconds). */
-	a->raw_units = e && e->unit_seconds == 0 && !gmon && !cg_profile_meta(p, "hz");
+	a->raw_units = e && e->unit_seconds == 0 && !gmon && !has_hz;
 	a->dimension = meta_or(p, "gmon.dimension", a->raw_units ? e->name : "seconds");
 	if (a->raw_units && !cg_profile_meta(p, "gmon.dimension_abbrev")) {
 		a->raw_abbrev[0] = e->name[0] ? e->name[0] : 'u';
