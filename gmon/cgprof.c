@@ -298,11 +298,123 @@ static void parse(args *a, int argc, char **argv)
 	a->report.line_mode = a->gmon.line_granularity;
 }
 
-static void fail(const cg_error *err)
+/* Everything main() holds, released on every way out. */
+typedef struct run {
+	args a;
+	char **expanded_argv;  /* from expandargv, when it made a new one */
+	cg_profile *p;
+	cg_gmon_reader *reader;
+	cg_gprof_tables *tables;
+} run;
+
+static int finish(run *r, int status)
+{
+	cg_gmon_reader_free(r->reader);
+	cg_gprof_tables_free(r->tables);
+	cg_profile_free(r->p);
+	free(r->a.specs);
+	free(r->a.paths);
+	if (r->expanded_argv)
+		freeargv(r->expanded_argv);
+	return status;
+}
+
+/* An error: gprof's words on stderr, nothing more on stdout, status 1. */
+static int fail(run *r, const char *text)
+{
+	fflush(stdout);
+	fputs(text, stderr);
+	return finish(r, 1);
+}
+
+static int fail_err(run *r, const cg_error *err)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s\n", err->message);
-	exit(1);
+	return finish(r, 1);
+}
+
+/* Sections to print: what was asked for, else what the data has (gprof's
+ * default), then gprof's checks that the data is there. */
+static int choose_parts(run *r, unsigned *parts)
+{
+	const char *h = cg_profile_meta(r->p, "gmon.histogram");
+	const char *c = cg_profile_meta(r->p, "gmon.arcs");
+	int has_hist = h && strcmp(h, "1") == 0, has_arcs = c && strcmp(c, "1") == 0;
+	args *a = &r->a;
+
+	if (a->style == 0) {
+		if (has_hist || has_arcs)
+			a->style = (has_hist ? STYLE_FLAT : 0) | (has_arcs ? STYLE_GRAPH : 0);
+		else
+			a->style = STYLE_EXEC_COUNTS;
+		a->style &= ~a->user_specified;
+	}
+	if ((a->style & STYLE_FLAT) && !has_hist) {
+		fprintf(stderr, "%s: gmon.out file is missing histogram\n", whoami);
+		return -1;
+	}
+	if ((a->style & STYLE_GRAPH) && !has_arcs) {
+		fprintf(stderr, "%s: gmon.out file is missing call-graph data\n", whoami);
+		return -1;
+	}
+	*parts = 0;
+	if (a->style & STYLE_FLAT)
+		*parts |= CG_GPROF_FLAT;
+	if (a->style & STYLE_GRAPH)
+		*parts |= CG_GPROF_GRAPH;
+	if (a->style & STYLE_EXEC_COUNTS)
+		*parts |= CG_GPROF_EXEC_COUNTS;
+	if (a->style & STYLE_ANNOTATED)
+		*parts |= CG_GPROF_ANNOTATE;
+	return 0;
+}
+
+/* Symbols, option tables, then every profile file, as gprof orders it. */
+static int read_input(run *r, int argc, char **argv, const char *exe)
+{
+	cg_error err = CG_ERROR_INIT;
+	args *a = &r->a;
+	int rc;
+
+	if (cg_profile_new(&r->p) < 0) {
+		fprintf(stderr, "%s: out of memory\n", whoami);
+		return finish(r, 1);
+	}
+	if (cg_gmon_reader_new(&r->reader, r->p, exe, &a->gmon, &err) < 0)
+		return fail_err(r, &err);
+	/* gprof resolves its option tables before reading the profiles: the
+	 * flat tables decide which functions histogram samples credit */
+	a->report.specs = a->specs;
+	a->report.nspecs = a->nspecs;
+	if (cg_gprof_tables_new(&r->tables, r->p, &a->report, &err) < 0)
+		return fail_err(r, &err);
+	cg_gmon_reader_set_flat_filter(r->reader, cg_gprof_flat_filter, r->tables);
+	if (a->gmon.file_format == 'p') {
+		fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", whoami);
+		return finish(r, 1);
+	}
+	if (optind >= argc) {
+		rc = cg_gmon_reader_read(r->reader, "gmon.out", &err);
+	} else {
+		for (rc = 0; optind < argc && rc == 0; optind++)
+			rc = cg_gmon_reader_read(r->reader, argv[optind], &err);
+	}
+	/* gprof's exact words, including its multi-line and newline-less
+	 * messages */
+	if (rc < 0 && cg_gmon_reader_gprof_message(r->reader))
+		return fail(r, cg_gmon_reader_gprof_message(r->reader));
+	if (rc == 0 && (a->style & STYLE_SUMMARY))
+		rc = cg_gmon_reader_write_sum(r->reader, "gmon.sum", &err);
+	if (rc == 0)
+		rc = cg_gmon_reader_finish(r->reader, &err);
+	if (rc < 0)
+		return fail_err(r, &err);
+	cg_gmon_reader_free(r->reader);
+	cg_gprof_tables_free(r->tables);
+	r->reader = NULL;
+	r->tables = NULL;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -310,13 +422,10 @@ int main(int argc, char **argv)
 	cg_gmon_options gdef = CG_GMON_OPTIONS_INIT;
 	cg_gprof_options rdef = CG_GPROF_OPTIONS_INIT;
 	cg_error err = CG_ERROR_INIT;
-	cg_gmon_reader *reader;
-	cg_gprof_tables *tables = NULL;
 	const char *exe = "a.out";
-	cg_profile *p;
-	args a;
 	unsigned parts = 0;
-	int rc;
+	run r;
+	args *a = &r.a;
 
 	/* Large blocks (symbol tables, arc arrays) come and go between the
 	 * reading and the analysis; giving them their own mappings returns
@@ -324,108 +433,56 @@ int main(int argc, char **argv)
 	 * (a few MB less peak memory on big programs). */
 	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 	whoami = argv[0];
-	memset(&a, 0, sizeof a);
-	a.gmon = gdef;
-	a.report = rdef;
-	expandargv(&argc, &argv);
-	parse(&a, argc, argv);
-	if (a.unsupported) {
+	memset(&r, 0, sizeof r);
+	a->gmon = gdef;
+	a->report = rdef;
+	{
+		char **given = argv;
+
+		expandargv(&argc, &argv);
+		if (argv != given)
+			r.expanded_argv = argv;
+	}
+	parse(a, argc, argv);
+	if (a->unsupported) {
 		fprintf(stderr, "%s: %s is not supported by cgprof (see cgprof(1))\n", whoami,
-			a.unsupported);
-		return 1;
+			a->unsupported);
+		return finish(&r, 1);
 	}
 	if (optind < argc)
 		exe = argv[optind++];
-
-	a.gmon.program_name = whoami;
-	a.gmon.warnings = stderr;
-	if (a.style & STYLE_GMON_INFO)
-		a.gmon.file_info = stdout;
-	if (cg_profile_new(&p) < 0) {
-		fprintf(stderr, "%s: out of memory\n", whoami);
+	a->gmon.program_name = whoami;
+	a->gmon.warnings = stderr;
+	if (a->style & STYLE_GMON_INFO)
+		a->gmon.file_info = stdout;
+	if (read_input(&r, argc, argv, exe) != 0)
 		return 1;
-	}
-	rc = cg_gmon_reader_new(&reader, p, exe, &a.gmon, &err);
-	if (rc < 0)
-		fail(&err);
-	/* gprof resolves its option tables before reading the profiles: the
-	 * flat tables decide which functions histogram samples credit */
-	a.report.specs = a.specs;
-	a.report.nspecs = a.nspecs;
-	if (cg_gprof_tables_new(&tables, p, &a.report, &err) < 0)
-		fail(&err);
-	cg_gmon_reader_set_flat_filter(reader, cg_gprof_flat_filter, tables);
-	if (a.gmon.file_format == 'p') {
-		fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", whoami);
-		return 1;
-	}
-	if (optind >= argc) {
-		rc = cg_gmon_reader_read(reader, "gmon.out", &err);
-	} else {
-		for (; optind < argc && rc == 0; optind++)
-			rc = cg_gmon_reader_read(reader, argv[optind], &err);
-	}
-	if (rc < 0 && cg_gmon_reader_gprof_message(reader)) {
-		/* gprof's exact words, including its multi-line and
-		 * newline-less messages */
-		fflush(stdout);
-		fputs(cg_gmon_reader_gprof_message(reader), stderr);
-		return 1;
-	}
-	if (rc == 0 && (a.style & STYLE_SUMMARY))
-		rc = cg_gmon_reader_write_sum(reader, "gmon.sum", &err);
-	if (rc == 0)
-		rc = cg_gmon_reader_finish(reader, &err);
-	if (rc < 0)
-		fail(&err);
-	cg_gmon_reader_free(reader);
-	cg_gprof_tables_free(tables);
-
-	{
-		const char *h = cg_profile_meta(p, "gmon.histogram");
-		const char *c = cg_profile_meta(p, "gmon.arcs");
-		int has_hist = h && strcmp(h, "1") == 0, has_arcs = c && strcmp(c, "1") == 0;
-
-		if (a.style == 0) {
-			if (has_hist || has_arcs)
-				a.style = (has_hist ? STYLE_FLAT : 0) | (has_arcs ? STYLE_GRAPH : 0);
-			else
-				a.style = STYLE_EXEC_COUNTS;
-			a.style &= ~a.user_specified;
-		}
-		if ((a.style & STYLE_FLAT) && !has_hist) {
-			fprintf(stderr, "%s: gmon.out file is missing histogram\n", whoami);
-			return 1;
-		}
-		if ((a.style & STYLE_GRAPH) && !has_arcs) {
-			fprintf(stderr, "%s: gmon.out file is missing call-graph data\n", whoami);
-			return 1;
-		}
-	}
-	if (a.style & STYLE_FLAT)
-		parts |= CG_GPROF_FLAT;
-	if (a.style & STYLE_GRAPH)
-		parts |= CG_GPROF_GRAPH;
-	if (a.style & STYLE_EXEC_COUNTS)
-		parts |= CG_GPROF_EXEC_COUNTS;
-	if (a.style & STYLE_ANNOTATED)
-		parts |= CG_GPROF_ANNOTATE;
-	a.report.source_paths = a.paths;
-	a.report.nsource_paths = a.npaths;
-	a.report.messages = stderr;
-	a.report.program_name = whoami;
-	a.report.after_output = (a.style & STYLE_GMON_INFO) != 0;
-	if (parts) {
-		rc = cg_gprof_report(p, 0, parts, &a.report, stdout, &err);
-		if (rc < 0)
-			fail(&err);
-	}
+	if (choose_parts(&r, &parts) < 0)
+		return finish(&r, 1);
+	a->report.source_paths = a->paths;
+	a->report.nsource_paths = a->npaths;
+	a->report.messages = stderr;
+	a->report.program_name = whoami;
+	a->report.after_output = (a->style & STYLE_GMON_INFO) != 0;
+	if (parts && cg_gprof_report(r.p, 0, parts, &a->report, stdout, &err) < 0)
+		return fail_err(&r, &err);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: error writing the report: %s\n", whoami, strerror(errno));
-		return 1;
+		return finish(&r, 1);
 	}
-	cg_profile_free(p);
-	free(a.specs);
-	free(a.paths);
-	return 0;
+	return finish(&r, 0);
+}
+
+/* libbfd 2.40 leaks a few bytes of DWARF file names per executable; keep
+ * sanitizer builds (make SANITIZE=1) quiet about a leak that is not ours. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libbfd\n";
+}
+
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
 }

@@ -74,7 +74,8 @@ static int have(cursor *c, size_t n)
 		return 1;
 	if (c->f == NULL || n > WINDOW)
 		return 0;
-	memmove(c->buf, c->d + c->pos, left);
+	if (left > 0)
+		memmove(c->buf, c->d + c->pos, left);
 	c->d = c->buf;
 	c->pos = 0;
 	c->size = left + fread(c->buf + left, 1, WINDOW - left, c->f);
