@@ -10,9 +10,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -758,136 +758,152 @@ int cg_read_fprof_trace_buffer(cg_profile *profile, const void *data, size_t len
 	return rc;
 }
 
-/* ---- read-ahead thread ----------------------------------------------------------------
+/* ---- regular files: a sliding mmap window -------------------------------------------
  *
- * Big traces are read by a helper thread into a ring of chunks while the
- * caller decodes, so disk time and decoding overlap instead of adding up.
- * The thread owns no state of the profile; it only fills buffers.  Nothing
- * is global: everything lives in struct prefetch for the one call. */
+ * A regular file is decoded in place through a read-only mapping of a
+ * window of the file (FP_WINDOW bytes, more only for a record larger than
+ * that), moved forward to the first unconsumed record.  Nothing is copied:
+ * no read(2) into a user buffer and no carrying over of partial records.
+ * Memory stays bounded by the window, not the file: every window is
+ * unmapped before the next one is mapped.  The next window is announced
+ * with MADV_WILLNEED so the kernel reads a cold file ahead while we decode. */
 
-enum { PF_SLOTS = 3, PF_CHUNK = 4 << 20 };
+enum { FP_WINDOW = 8 << 20 };
 
-struct prefetch {
-	int fd;
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	uint8_t *buf[PF_SLOTS];
-	size_t len[PF_SLOTS], pos;   /* pos: bytes of the head slot already taken */
-	int full[PF_SLOTS];
-	size_t head, tail;           /* consumer's and producer's slot */
-	int eof, err, stop;
-};
+/* Populating the window up front is cheaper than a fault per page. */
+#ifdef MAP_POPULATE
+#define FP_MAP_FLAGS MAP_POPULATE
+#else
+#define FP_MAP_FLAGS 0
+#endif
 
-static void *pf_main(void *arg)
+/* Decodes [done, total) of fd.  Returns 0 with *trunc set for a truncated
+ * tail, 1 when mmap is unavailable before anything was consumed (the
+ * caller then reads the file), or a negative CG_E* with err filled. */
+static int read_mapped(struct reader *r, int fd, uint64_t total, const char **trunc, cg_error *err)
 {
-	struct prefetch *pf = arg;
-	for (;;) {
-		pthread_mutex_lock(&pf->mu);
-		while (pf->full[pf->tail] && !pf->stop)
-			pthread_cond_wait(&pf->cv, &pf->mu);
-		int stopping = pf->stop;
-		size_t slot = pf->tail;
-		pthread_mutex_unlock(&pf->mu);
-		if (stopping)
-			return NULL;
-		size_t got = 0;
-		int err = 0;
-		while (got < PF_CHUNK) {
-			ssize_t n = read(pf->fd, pf->buf[slot] + got, PF_CHUNK - got);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				err = errno;
-			if (n <= 0)
-				break;
-			got += (size_t)n;
+	const cg_fprof_read_options *opts = r->opts;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), done = 0, next_progress = 1 << 24;
+	size_t want = FP_WINDOW;
+	while (done < total) {
+		uint64_t map_off = done & ~(page - 1);
+		size_t map_len = total - map_off < want ? (size_t)(total - map_off) : want;
+		void *m = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE | FP_MAP_FLAGS, fd, (off_t)map_off);
+		if (m == MAP_FAILED) {
+			if (done == 0)
+				return 1;
+			return cg_error_set(err, errno == ENOMEM ? CG_ENOMEM : CG_EIO,
+					    "%s: cannot map at byte offset %llu: %s", r->name,
+					    (unsigned long long)done, strerror(errno));
 		}
-		pthread_mutex_lock(&pf->mu);
-		pf->len[slot] = got;
-		pf->full[slot] = 1;
-		pf->tail = (slot + 1) % PF_SLOTS;
-		if (got < PF_CHUNK) {
-			pf->eof = 1;
-			pf->err = err;
+		uint64_t next = map_off + map_len;
+		if (next < total) {
+			size_t ahead = total - next < FP_WINDOW ? (size_t)(total - next) : FP_WINDOW;
+#ifdef POSIX_FADV_WILLNEED
+			posix_fadvise(fd, (off_t)next, (off_t)ahead, POSIX_FADV_WILLNEED);
+#else
+			(void)ahead;
+#endif
 		}
-		pthread_cond_broadcast(&pf->cv);
-		int done = pf->eof;
-		pthread_mutex_unlock(&pf->mu);
-		if (done)
-			return NULL;
-	}
-}
-
-static int pf_start(struct prefetch *pf, int fd)
-{
-	memset(pf, 0, sizeof *pf);
-	pf->fd = fd;
-	for (int i = 0; i < PF_SLOTS; i++) {
-		pf->buf[i] = malloc(PF_CHUNK);
-		if (!pf->buf[i]) {
-			while (i-- > 0)
-				free(pf->buf[i]);
-			return -1;
+		const uint8_t *p = (const uint8_t *)m + (done - map_off);
+		size_t avail = map_len - (size_t)(done - map_off);
+		size_t used = feed(r, p, avail);
+		size_t rest = avail - used;
+		done += used;
+		int bad = !r->st.oom && rest >= 5 && p[used] != 0 && p[used] != 1;
+		uint32_t size = rest >= 5 ? rd32(p + used + 1) : 0;
+		int rc = bad ? bad_tag(r, p + used, err) : 0;
+		munmap(m, map_len);
+		if (rc || r->st.oom)
+			return rc;
+		if (done == total)
+			break;
+		if (next == total) {
+			/* the window reaches the end of the file: the rest is short */
+			*trunc = rest < 5 ? "truncated record header" : "truncated record payload";
+			break;
 		}
-	}
-	pthread_mutex_init(&pf->mu, NULL);
-	pthread_cond_init(&pf->cv, NULL);
-	if (pthread_create(&pf->thread, NULL, pf_main, pf)) {
-		pthread_mutex_destroy(&pf->mu);
-		pthread_cond_destroy(&pf->cv);
-		for (int i = 0; i < PF_SLOTS; i++)
-			free(pf->buf[i]);
-		return -1;
+		if (rest >= 5 && size > total - done - 5) {
+			/* a record longer than the rest of the file: truncated (or a
+			 * corrupt size); do not map it */
+			*trunc = "truncated record payload";
+			break;
+		}
+		/* a record larger than a window: map enough for it, once */
+		uint64_t need = (done - (done & ~(page - 1))) + 5 + (uint64_t)size;
+		want = need > FP_WINDOW ? (size_t)need : FP_WINDOW;
+		if (opts && opts->progress && done >= next_progress) {
+			opts->progress(opts->progress_ctx, done, total);
+			next_progress = done + (1 << 24);
+		}
 	}
 	return 0;
 }
 
-/* Like read(2): bytes copied, 0 at end of file, -1 with errno. */
-static ssize_t pf_read(struct prefetch *pf, uint8_t *dst, size_t cap)
+/* ---- pipes and other files: read(2) into one buffer ---------------------------------
+ *
+ * The buffer only grows to the largest record; a partial record at its end
+ * is moved to the front before the next read. */
+
+static int read_stream(struct reader *r, int fd, uint64_t total, const char **trunc, cg_error *err)
 {
-	pthread_mutex_lock(&pf->mu);
-	while (!pf->full[pf->head] && !pf->eof)
-		pthread_cond_wait(&pf->cv, &pf->mu);
-	if (!pf->full[pf->head]) {
-		int err = pf->err;
-		pthread_mutex_unlock(&pf->mu);
-		errno = err;
-		return err ? -1 : 0;
-	}
-	size_t slot = pf->head;
-	pthread_mutex_unlock(&pf->mu);
-	size_t n = pf->len[slot] - pf->pos;
-	if (n > cap)
-		n = cap;
-	memcpy(dst, pf->buf[slot] + pf->pos, n);
-	pf->pos += n;
-	if (pf->pos == pf->len[slot]) {
-		pthread_mutex_lock(&pf->mu);
-		pf->full[slot] = 0;
-		pf->pos = 0;
-		pf->head = (slot + 1) % PF_SLOTS;
-		pthread_cond_broadcast(&pf->cv);
-		pthread_mutex_unlock(&pf->mu);
-		if (n == 0) {   /* an empty last chunk: end of file */
-			errno = pf->err;
-			return pf->err ? -1 : 0;
+	const cg_fprof_read_options *opts = r->opts;
+	size_t cap = 1 << 22, have = 0;
+	uint8_t *buf = malloc(cap);
+	if (!buf)
+		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->name);
+	uint64_t done = 0, next_progress = 1 << 24;
+	int rc = 0;
+	for (;;) {
+		if (have == cap) {
+			/* one record larger than the buffer: grow to fit it */
+			size_t ncap = cap * 2;
+			uint8_t *nb = ncap > cap ? realloc(buf, ncap) : NULL;
+			if (!nb) {
+				rc = cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->name);
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t n = read(fd, buf + have, cap - have);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = cg_error_set(err, CG_EIO, "%s: read error at byte offset %llu: %s", r->name,
+					  (unsigned long long)(done + have), strerror(errno));
+			break;
+		}
+		if (n == 0) {
+			if (have)
+				*trunc = have < 5 ? "truncated record header" : "truncated record payload";
+			break;
+		}
+		have += (size_t)n;
+		size_t used = feed(r, buf, have);
+		if (r->st.oom)
+			break;
+		if (have - used >= 5 && buf[used] != 0 && buf[used] != 1) {
+			rc = bad_tag(r, buf + used, err);
+			break;
+		}
+		/* a record longer than the rest of the file: do not grow the
+		 * buffer for it, it is truncated (or the size is corrupt) */
+		if (total && have - used >= 5 && buf[used] == 0 &&
+		    rd32(buf + used + 1) > total - (done + used) - 5) {
+			*trunc = "truncated record payload";
+			break;
+		}
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		done += used;
+		if (opts && opts->progress && done >= next_progress) {
+			opts->progress(opts->progress_ctx, done, total);
+			next_progress = done + (1 << 24);
 		}
 	}
-	return (ssize_t)n;
-}
-
-static void pf_stop(struct prefetch *pf)
-{
-	pthread_mutex_lock(&pf->mu);
-	pf->stop = 1;
-	pthread_cond_broadcast(&pf->cv);
-	pthread_mutex_unlock(&pf->mu);
-	pthread_join(pf->thread, NULL);
-	pthread_mutex_destroy(&pf->mu);
-	pthread_cond_destroy(&pf->cv);
-	for (int i = 0; i < PF_SLOTS; i++)
-		free(pf->buf[i]);
+	free(buf);
+	return rc;
 }
 
 int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_read_options *opts,
@@ -905,76 +921,24 @@ int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_re
 	struct reader r;
 	reader_init(&r, name, opts);
 	int rc = fp_init(&r.st);
-	size_t cap = 1 << 22, have = 0;
-	uint8_t *buf = rc ? NULL : malloc(cap);
-	if (!buf) {
-		if (fd)
-			close(fd);
-		reader_release(&r);
-		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
-	}
-	uint64_t done = 0, next_progress = 1 << 24;
+	if (rc)
+		rc = cg_error_set(err, rc, "%s: out of memory", name);
 	const char *trunc = NULL;
-	/* big regular files: overlap reading and decoding */
-	struct prefetch pf;
-	int threaded = total > 2 * (uint64_t)PF_CHUNK && pf_start(&pf, fd) == 0;
-	for (;;) {
-		if (have == cap) {
-			/* one record larger than the buffer: grow to fit it */
-			size_t ncap = cap * 2;
-			uint8_t *nb = ncap > cap ? realloc(buf, ncap) : NULL;
-			if (!nb) {
-				rc = cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
-				break;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		ssize_t n = threaded ? pf_read(&pf, buf + have, cap - have) : read(fd, buf + have, cap - have);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = cg_error_set(err, CG_EIO, "%s: read error at byte offset %llu: %s", name,
-					  (unsigned long long)(done + have), strerror(errno));
-			break;
-		}
-		if (n == 0) {
-			if (have)
-				trunc = have < 5 ? "truncated record header" : "truncated record payload";
-			break;
-		}
-		have += (size_t)n;
-		size_t used = feed(&r, buf, have);
-		if (r.st.oom)
-			break;
-		if (have - used >= 5 && buf[used] != 0 && buf[used] != 1) {
-			rc = bad_tag(&r, buf + used, err);
-			break;
-		}
-		/* a record longer than the rest of the file: do not grow the
-		 * buffer for it, it is truncated (or the size is corrupt) */
-		if (total && have - used >= 5 && buf[used] == 0 &&
-		    rd32(buf + used + 1) > total - (done + used) - 5) {
-			trunc = "truncated record payload";
-			break;
-		}
-		memmove(buf, buf + used, have - used);
-		have -= used;
-		done += used;
-		if (opts && opts->progress && done >= next_progress) {
-			opts->progress(opts->progress_ctx, done, total);
-			next_progress = done + (1 << 24);
-		}
+	/* (stdin may be a regular file opened at some other position) */
+	if (!rc && total && lseek(fd, 0, SEEK_CUR) == 0) {
+		rc = read_mapped(&r, fd, total, &trunc, err);
+		if (rc <= 0)
+			goto done;
+		rc = 0;   /* cannot map: read it */
 	}
-	if (threaded)
-		pf_stop(&pf);
-	free(buf);
+	rc = rc ? rc : read_stream(&r, fd, total, &trunc, err);
+done:
 	if (fd)
 		close(fd);
 	if (!rc)
 		rc = finish(&r, profile, trunc, err);
 	if (!rc && opts && opts->progress)
-		opts->progress(opts->progress_ctx, total ? total : done, total);
+		opts->progress(opts->progress_ctx, total ? total : r.offset, total);
 	reader_release(&r);
 	return rc;
 }
