@@ -128,6 +128,120 @@ static void raw_release(struct rawcache *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* ---- message cache (everything before the timestamp -> decoded event) ----------------
+ *
+ * A call or return_to message is {trace_ts, Pid, Kind, MFA, [{cp, CP},] TS}
+ * and all but TS repeats: a few thousand distinct byte strings make up
+ * millions of records.  So the bytes before TS are looked up whole in a
+ * hash table filled from messages decoded the long way.  The cut before TS
+ * is guessed from the end of the record (TS is {Mega, Sec, Micro}, each an
+ * integer of 2 or 5 bytes) and checked twice: the bytes before it must be
+ * a message prefix seen before, and the rest must decode as a timestamp
+ * ending exactly at the end.  Term encodings are self-delimiting, so a
+ * known prefix followed by a timestamp decodes exactly as the long way
+ * would. */
+
+enum { MK_CALL = 1, MK_RETURN_TO = 2 };
+
+struct msgkey {
+	const uint8_t *bytes;   /* copy in the arena; NULL = empty slot */
+	uint32_t len, hash;
+	uint32_t kind, proc, fid, cp;
+};
+
+struct msgcache {
+	struct msgkey *slot;
+	size_t n, cap;   /* cap: power of two */
+};
+
+/* The table stays small (distinct messages); a trace with very many
+ * processes stops adding keys here and takes the long way. */
+enum { MSGCACHE_MAX = 1 << 16 };
+
+static uint32_t msg_hash(const uint8_t *p, size_t n)
+{
+	/* two independent lanes: the multiply latency does not chain over
+	 * the whole message */
+	uint64_t a = 0x9E3779B97F4A7C15ull ^ n, b = 0xC2B2AE3D27D4EB4Full;
+	const uint8_t *e = p + n;
+	while (e - p >= 16) {
+		uint64_t w1, w2;
+		memcpy(&w1, p, 8);
+		memcpy(&w2, p + 8, 8);
+		a = (a ^ w1) * 0xff51afd7ed558ccdull;
+		b = (b ^ w2) * 0xc4ceb9fe1a85ec53ull;
+		a ^= a >> 29;
+		b ^= b >> 31;
+		p += 16;
+	}
+	uint64_t w1 = 0, w2 = 0;
+	size_t k = (size_t)(e - p);
+	memcpy(&w1, p, k < 8 ? k : 8);
+	if (k > 8)
+		memcpy(&w2, p + 8, k - 8);
+	a = (a ^ w1) * 0xff51afd7ed558ccdull;
+	b = (b ^ w2) * 0xc4ceb9fe1a85ec53ull;
+	uint64_t h = a ^ (b >> 32 | b << 32);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (uint32_t)h;
+}
+
+static const struct msgkey *msg_find(const struct msgcache *c, const uint8_t *p, size_t n)
+{
+	if (!c->cap)
+		return NULL;
+	uint32_t h = msg_hash(p, n);
+	for (size_t j = h & (c->cap - 1);; j = (j + 1) & (c->cap - 1)) {
+		const struct msgkey *k = &c->slot[j];
+		if (!k->bytes)
+			return NULL;
+		if (k->hash == h && k->len == n && memcmp(k->bytes, p, n) == 0)
+			return k;
+	}
+}
+
+/* Adds key (its bytes copied); failures only mean no caching. */
+static void msg_add(struct msgcache *c, fprof_arena *a, struct msgkey key)
+{
+	if (c->n >= MSGCACHE_MAX || msg_find(c, key.bytes, key.len))
+		return;
+	if ((c->n + 1) * 2 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		struct msgkey *s = calloc(cap, sizeof *s);
+		if (!s)
+			return;
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->slot[i].bytes)
+				continue;
+			size_t j = c->slot[i].hash & (cap - 1);
+			while (s[j].bytes)
+				j = (j + 1) & (cap - 1);
+			s[j] = c->slot[i];
+		}
+		free(c->slot);
+		c->slot = s;
+		c->cap = cap;
+	}
+	const uint8_t *copy = (const uint8_t *)fprof_arena_strdup(a, (const char *)key.bytes, key.len);
+	if (!copy)
+		return;
+	key.bytes = copy;
+	key.hash = msg_hash(copy, key.len);
+	size_t j = key.hash & (c->cap - 1);
+	while (c->slot[j].bytes)
+		j = (j + 1) & (c->cap - 1);
+	c->slot[j] = key;
+	c->n++;
+}
+
+static void msg_release(struct msgcache *c)
+{
+	free(c->slot);
+	memset(c, 0, sizeof *c);
+}
+
 /* ---- reader state --------------------------------------------------------------- */
 
 struct reader {
@@ -146,9 +260,14 @@ struct reader {
 	uint32_t last_proc;
 	/* direct-mapped cache of recent MFA encodings (bytes in mfas' keys) */
 	struct { const uint8_t *bytes; uint32_t len, fid; } mfa_cache[256];
+	struct msgcache msgs;
+	/* set by handle() for a call / return_to it decoded: where the
+	 * timestamp starts and what the message said (for msgcache) */
+	struct msgkey learnt;
+	const uint8_t *learnt_bytes;
 };
 
-enum { TR_OK = 0, TR_BAD = 1, TR_UNKNOWN = 2, TR_FPROF_ERR = 3 };
+enum { TR_OK = 0, TR_BAD = 1, TR_UNKNOWN = 2, TR_FPROF_ERR = 3, TR_MISS = 4 };
 
 #define TNEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return TR_BAD; } while (0)
 
@@ -479,6 +598,8 @@ static int fp_result(struct reader *r, int rc)
 /* Handles one decoded {trace_ts, ...} message. */
 static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
 {
+	const uint8_t *msg = p;
+	r->learnt_bytes = NULL;
 	TNEED(2);
 	uint32_t arity;
 	if (p[0] == 104) {
@@ -522,11 +643,21 @@ static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
 		p += 2;
 		if (!peek_atom(p, end, "cp"))
 			return TR_FPROF_ERR;
-		if (skip(&p, end) || get_mfa(r, &p, end, 1, &cp) || get_ts(&p, end, &ts))
+		if (skip(&p, end) || get_mfa(r, &p, end, 1, &cp))
+			return TR_BAD;
+		r->learnt = (struct msgkey){ .len = (uint32_t)(p - msg), .kind = MK_CALL, .proc = proc,
+					     .fid = fid, .cp = cp };
+		r->learnt_bytes = msg;
+		if (get_ts(&p, end, &ts))
 			return TR_BAD;
 		rc = fp_result(r, fp_call(st, proc, fid, cp, ts));
 	} else if (KIND("return_to") && arity == 5) {
-		if (get_mfa(r, &p, end, 1, &fid) || get_ts(&p, end, &ts))
+		if (get_mfa(r, &p, end, 1, &fid))
+			return TR_BAD;
+		r->learnt = (struct msgkey){ .len = (uint32_t)(p - msg), .kind = MK_RETURN_TO,
+					     .proc = proc, .fid = fid };
+		r->learnt_bytes = msg;
+		if (get_ts(&p, end, &ts))
 			return TR_BAD;
 		rc = fp_result(r, fp_return_to(st, proc, fid, ts));
 	} else if ((KIND("spawn") || KIND("spawned")) && arity == 6) {
@@ -624,6 +755,33 @@ static void stop(struct reader *r, const char *why, int close_stacks)
 		fp_finish(&r->st, r->st.last_ts);
 }
 
+/* A call or return_to whose bytes before the timestamp were seen before:
+ * TR_MISS when not (the caller decodes it the long way). */
+static int handle_cached(struct reader *r, const uint8_t *p, const uint8_t *end)
+{
+	/* {Mega, Sec, Micro}: Mega is 5 bytes since 1978; Sec and Micro 2 or 5 */
+	static const uint8_t ts_lens[] = { 17, 14, 11, 8 };
+	size_t n = (size_t)(end - p);
+	for (size_t i = 0; i < sizeof ts_lens; i++) {
+		size_t tl = ts_lens[i];
+		if (n <= tl)
+			continue;
+		const uint8_t *t = end - tl;
+		int64_t ts;
+		if (t[0] != 104 || t[1] != 3 || get_ts(&t, end, &ts) || t != end)
+			continue;
+		const struct msgkey *k = msg_find(&r->msgs, p, n - tl);
+		if (!k)
+			continue;
+		int rc = fp_result(r, k->kind == MK_CALL ? fp_call(&r->st, k->proc, k->fid, k->cp, ts)
+							 : fp_return_to(&r->st, k->proc, k->fid, ts));
+		if (rc == TR_OK)
+			fp_handled(&r->st, ts);
+		return rc;
+	}
+	return TR_MISS;
+}
+
 /* Processes one record payload. */
 static void record(struct reader *r, const uint8_t *p, size_t n)
 {
@@ -633,7 +791,14 @@ static void record(struct reader *r, const uint8_t *p, size_t n)
 		stop(r, "corrupt record: payload does not start with version byte 131", 0);
 		return;
 	}
-	int rc = handle(r, p + 1, p + n);
+	int rc = r->msgs.n ? handle_cached(r, p + 1, p + n) : TR_MISS;
+	if (rc == TR_MISS) {
+		rc = handle(r, p + 1, p + n);
+		if (rc == TR_OK && r->learnt_bytes) {
+			r->learnt.bytes = r->learnt_bytes;
+			msg_add(&r->msgs, &r->st.arena, r->learnt);
+		}
+	}
 	if (rc == TR_OK)
 		return;
 	if (r->st.oom)
@@ -727,6 +892,7 @@ static void reader_release(struct reader *r)
 {
 	raw_release(&r->pids);
 	raw_release(&r->mfas);
+	msg_release(&r->msgs);
 	fp_release(&r->st);
 }
 
