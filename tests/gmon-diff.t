@@ -85,7 +85,7 @@ for dir in "$WORK"/b/*/; do
 		python3 "$D/strip-blurbs.py" <"$WORK/g.out" >"$WORK/g.stripped"
 		python3 "$D/strip-blurbs.py" <"$WORK/c.out" >"$WORK/c.stripped"
 		# shellcheck disable=SC2086
-		(cd "$dir" && gprof -b $opts exe gmon.out >"$WORK/g.brief")
+		(cd "$dir" && gprof -b $opts exe gmon.out >"$WORK/g.brief" 2>/dev/null)
 		if cmp -s "$WORK/g.stripped" "$WORK/c.stripped" && cmp -s "$WORK/g.stripped" "$WORK/g.brief"; then
 			_tap_result 0 "$v: default output [$opts] equal without explanations"
 		else
