@@ -78,6 +78,12 @@ for dir in "$WORK"/b/*/; do
 	check "$dir" @args
 	# a directory is not a profile
 	check "$dir" -b exe .
+	# broken executables
+	head -c 3000 "$dir/exe" >"$dir/trunc.exe"
+	: >"$dir/empty.exe"
+	check "$dir" -b trunc.exe gmon.out
+	check "$dir" -b empty.exe gmon.out
+	check "$dir" -b /dev/null gmon.out
 	# -S: symbols from an nm listing (also for a stripped executable)
 	nm "$dir/exe" >"$dir/syms.txt"
 	nm -n "$dir/exe" | head -5 >"$dir/few.txt"
