@@ -836,7 +836,7 @@ static int sum_hz_differs(const cg_gmon_reader *r)
 
 /* Arcs in gprof's output order: callers by address, and for each caller
  * its arcs newest first (gprof prepends to its child lists). */
-static void write_sum_arcs(cg_gmon_reader *r, out_buf *o, int count_bytes)
+static void write_sum_arcs(cg_gmon_reader *r, out_buf *o, int gnu)
 {
 	size_t na = cg_profile_arc_count(r->p, 0), nf = r->st.n, i;
 	size_t *start = calloc(nf + 1, sizeof *start), *order = malloc((na + 1) * sizeof *order);
@@ -855,11 +855,13 @@ static void write_sum_arcs(cg_gmon_reader *r, out_buf *o, int count_bytes)
 	for (i = 0; i < na; i++) {
 		const cg_arc *a = cg_profile_arc(r->p, 0, order[i]);
 
-		if (count_bytes == 4)
+		/* GNU records are tagged and count in 32 bits; BSD counts
+		 * have the size of an address */
+		if (gnu)
 			put_bytes(o, TAG_ARC, 1);
 		put_bytes(o, r->st.syms[a->caller].addr, r->st.addr_bytes);
 		put_bytes(o, r->st.syms[a->callee].addr, r->st.addr_bytes);
-		put_bytes(o, a->count, count_bytes);
+		put_bytes(o, a->count, gnu ? 4 : r->st.addr_bytes);
 	}
 out:
 	free(start);
@@ -897,7 +899,7 @@ static void write_sum_gnu(cg_gmon_reader *r, out_buf *o)
 		}
 	}
 	if (r->input_arcs)
-		write_sum_arcs(r, o, 4);
+		write_sum_arcs(r, o, 1);
 }
 
 static void write_sum_bsd(cg_gmon_reader *r, out_buf *o)
@@ -925,7 +927,7 @@ static void write_sum_bsd(cg_gmon_reader *r, out_buf *o)
 			v = h->count[e++];
 		put_bytes(o, (uint16_t)v, 2);
 	}
-	write_sum_arcs(r, o, r->st.addr_bytes);
+	write_sum_arcs(r, o, 0);
 }
 
 int cg_gmon_reader_write_sum(cg_gmon_reader *r, const char *path, cg_error *err)
