@@ -152,7 +152,27 @@ struct msgkey {
 struct msgcache {
 	struct msgkey *slot;
 	size_t n, cap;   /* cap: power of two */
+	/* In front of it, a direct-mapped table indexed by a few sampled
+	 * words (cheap to compute, verified by the full compare): most
+	 * records hit here and skip hashing the whole message. */
+	const struct msgkey *recent[1024];
 };
+
+/* The slot in `recent` from the length and three sampled words: the
+ * message end (CP or the function), its middle (the function) and the
+ * pid's numbers after the node name. */
+static size_t msg_sample(const uint8_t *p, size_t n)
+{
+	uint64_t a = 0, b = 0, c = 0;
+	if (n >= 48) {
+		memcpy(&a, p + n - 8, 8);
+		memcpy(&b, p + n / 2, 8);
+		memcpy(&c, p + 24, 8);
+	}
+	uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xff51afd7ed558ccdull) ^
+		     (c * 0xc4ceb9fe1a85ec53ull) ^ n;
+	return (size_t)(h >> 54);
+}
 
 /* The table stays small (distinct messages); a trace with very many
  * processes stops adding keys here and takes the long way. */
@@ -186,6 +206,21 @@ static uint32_t msg_hash(const uint8_t *p, size_t n)
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
 	return (uint32_t)h;
+}
+
+static const struct msgkey *msg_find(const struct msgcache *c, const uint8_t *p, size_t n);
+
+/* msg_find through the direct-mapped table. */
+static const struct msgkey *msg_lookup(struct msgcache *c, const uint8_t *p, size_t n)
+{
+	size_t s = msg_sample(p, n);
+	const struct msgkey *k = c->recent[s];
+	if (k && k->len == n && memcmp(k->bytes, p, n) == 0)
+		return k;
+	k = msg_find(c, p, n);
+	if (k)
+		c->recent[s] = k;
+	return k;
 }
 
 static const struct msgkey *msg_find(const struct msgcache *c, const uint8_t *p, size_t n)
@@ -223,6 +258,7 @@ static void msg_add(struct msgcache *c, fprof_arena *a, struct msgkey key)
 		free(c->slot);
 		c->slot = s;
 		c->cap = cap;
+		memset(c->recent, 0, sizeof c->recent);   /* pointed into the old table */
 	}
 	const uint8_t *copy = (const uint8_t *)fprof_arena_strdup(a, (const char *)key.bytes, key.len);
 	if (!copy)
@@ -770,7 +806,7 @@ static int handle_cached(struct reader *r, const uint8_t *p, const uint8_t *end)
 		int64_t ts;
 		if (t[0] != 104 || t[1] != 3 || get_ts(&t, end, &ts) || t != end)
 			continue;
-		const struct msgkey *k = msg_find(&r->msgs, p, n - tl);
+		const struct msgkey *k = msg_lookup(&r->msgs, p, n - tl);
 		if (!k)
 			continue;
 		int rc = fp_result(r, k->kind == MK_CALL ? fp_call(&r->st, k->proc, k->fid, k->cp, ts)
