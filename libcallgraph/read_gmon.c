@@ -765,6 +765,17 @@ void cg_gmon_reader_free(cg_gmon_reader *r)
 	free(r);
 }
 
+/* (uint64_t)v, defined for every double: corrupt files can make the bin
+ * size NaN or huge, where C leaves the conversion undefined. */
+static uint64_t bin_edge(double v)
+{
+	if (!(v >= 0.0))
+		return 0;
+	if (v >= 18446744073709551616.0)
+		return UINT64_MAX;
+	return (uint64_t)v;
+}
+
 /* gprof's hist_assign_samples_1: bins are cut at truncated UNIT edges and
  * shared between overlapping symbols in floating point, in exactly this
  * order of operations (the report prints these doubles). */
@@ -784,8 +795,8 @@ static void assign_record(cg_gmon_reader *r, const hist_record *h, double *time,
 
 		if (count == 0)
 			continue;
-		bin_lo = low + (uint64_t)(r->scale * i);
-		bin_hi = low + (uint64_t)(r->scale * (i + 1));
+		bin_lo = low + bin_edge(r->scale * i);
+		bin_hi = low + bin_edge(r->scale * (uint32_t)(i + 1));
 		count_time = count;
 		*total += count_time;
 		for (j = k - 1; j < n; k = ++j) {
