@@ -791,6 +791,33 @@ static void stop(struct reader *r, const char *why, int close_stacks)
 		fp_finish(&r->st, r->st.last_ts);
 }
 
+/* get_ts for a timestamp that must end exactly at `end`, its integers in
+ * the two forms a timestamp uses (small and 32-bit); 0 when it is not one
+ * (then the long way decides).  Same checks as get_ts. */
+static inline int ts_tail(const uint8_t *t, const uint8_t *end, int64_t *ts)
+{
+	if (t[0] != 104 || t[1] != 3)
+		return 0;
+	t += 2;
+	int64_t v[3];
+	for (int i = 0; i < 3; i++) {
+		if (t < end && t[0] == 97 && end - t >= 2) {
+			v[i] = t[1];
+			t += 2;
+		} else if (t < end && t[0] == 98 && end - t >= 5) {
+			v[i] = (int32_t)rd32(t + 1);
+			t += 5;
+		} else {
+			return 0;
+		}
+	}
+	if (t != end || v[0] < 0 || v[0] > 9000000 || v[1] < -1000000000 || v[1] > 1000000000 ||
+	    v[2] < -1000000000 || v[2] > 1000000000)
+		return 0;
+	*ts = (v[0] * 1000000 + v[1]) * 1000000 + v[2];
+	return 1;
+}
+
 /* A call or return_to whose bytes before the timestamp were seen before:
  * TR_MISS when not (the caller decodes it the long way). */
 static int handle_cached(struct reader *r, const uint8_t *p, const uint8_t *end)
@@ -802,9 +829,8 @@ static int handle_cached(struct reader *r, const uint8_t *p, const uint8_t *end)
 		size_t tl = ts_lens[i];
 		if (n <= tl)
 			continue;
-		const uint8_t *t = end - tl;
 		int64_t ts;
-		if (t[0] != 104 || t[1] != 3 || get_ts(&t, end, &ts) || t != end)
+		if (!ts_tail(end - tl, end, &ts))
 			continue;
 		const struct msgkey *k = msg_lookup(&r->msgs, p, n - tl);
 		if (!k)
