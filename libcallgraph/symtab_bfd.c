@@ -201,14 +201,16 @@ static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *te
 			    asymbol **syms, int walk, const char *path, cg_error *err)
 {
 	uint64_t vma = bfd_section_vma(text), end = walk ? vma + bfd_section_size(text) : vma;
-	size_t nf = t->n, n = 0, cap = 256;
-	cg_sym *ls = malloc(cap * sizeof *ls), *prev = NULL, *all;
+	size_t nf = t->n, n = 0, cap = 16;
+	cg_sym *ls = malloc(cap * sizeof *ls), *all;
 
 	if (ls == NULL)
 		return nomem(err, path);
 	for (; vma < end; vma++) {
 		const char *file, *func;
 		unsigned line;
+		/* the last line symbol made (an index: ls moves when it grows) */
+		const cg_sym *prev = n ? &ls[n - 1] : NULL;
 		cg_sym *s;
 		long f;
 
@@ -227,6 +229,7 @@ static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *te
 			ls = bigger;
 			cap *= 2;
 		}
+		prev = n ? &ls[n - 1] : NULL;
 		s = &ls[n];
 		memset(s, 0, sizeof *s);
 		s->addr = vma;
@@ -245,7 +248,6 @@ static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *te
 			s->is_static = f >= 0 && t->syms[f].is_static;
 		}
 		n++;
-		prev = s;
 	}
 	all = realloc(ls, (n + nf + 1) * sizeof *all);
 	if (all == NULL) {
