@@ -7,6 +7,12 @@
 
 #include "fprof_profile.h"
 
+/* Base of the prefix hashes of tail-call levels (fp_entry.ph) and its
+ * FP_GRAM-th power mod 2^64. */
+#define FP_PH_BASE 0x9E3779B97F4A7C15ull
+#define FP_PH_BASE16 0xf53f7dff42a4f4c1ull
+_Static_assert(FP_GRAM == 16, "FP_PH_BASE16 is FP_PH_BASE to the power FP_GRAM");
+
 /* ---- index ------------------------------------------------------------------ */
 
 static uint32_t mix32(uint64_t k)
@@ -113,13 +119,13 @@ void fp_release(fp_state *st)
 	for (size_t i = 0; i < st->nprocs; i++) {
 		free(st->procs[i].ent);
 		free(st->procs[i].lvl);
+		free(st->procs[i].grams);
 	}
 	free(st->funcs);
 	free(st->procs);
 	free(st->rows);
 	free(st->nodes);
 	free(st->counts);
-	free(st->grams);
 	ix_release(&st->func_ix);
 	ix_release(&st->proc_ix);
 	ix_release(&st->row_ix);
@@ -349,6 +355,9 @@ static int add_entry(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts, int 
 	p->ent[p->nent].ts = ts;
 	p->ent[p->nent].gh = 0;
 	p->ent[p->nent].gprev = FP_NONE;
+	/* level start: no entry below it counts */
+	p->ent[p->nent].ph = (p->lvl[p->nlvl - 1] == p->nent ? 0 : p->ent[p->nent - 1].ph) * FP_PH_BASE +
+			     fid + 1;
 	p->nent++;
 	if (p->nent - p->lvl[p->nlvl - 1] >= FP_GRAM)
 		gram_push(st, proc, p->nent - 1);
@@ -560,61 +569,68 @@ uint32_t fp_collapse_reference(const uint32_t *y, uint32_t len)
 	return 0;
 }
 
-static uint64_t gram_hash_at(const fp_proc *p, uint32_t i)
+/* The gram ending at entry i of a level starting at `start`, from the
+ * prefix hashes: ph[i] - ph[i - FP_GRAM] * FP_PH_BASE^FP_GRAM (mod 2^64),
+ * exact for equal grams; mixed, since the slot hash takes its high bits. */
+static uint64_t gram_hash_at(const fp_proc *p, uint32_t i, uint32_t start)
 {
-	uint64_t h = 0x9E3779B97F4A7C15ull;
-	for (uint32_t j = 0; j < FP_GRAM; j++)
-		h = (h ^ p->ent[i - j].fid) * 0x100000001B3ull;
+	uint64_t below = i - start >= FP_GRAM ? p->ent[i - FP_GRAM].ph : 0;
+	uint64_t h = p->ent[i].ph - below * FP_PH_BASE16;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
 	return h | 1;   /* never 0 */
 }
 
-static uint32_t gram_slot_hash(uint32_t proc, uint32_t start, uint64_t gh)
+static size_t gram_slot_hash(uint32_t start, uint64_t gh)
 {
-	return mix32(gh ^ ((uint64_t)proc << 32 | start) * 0x9E3779B97F4A7C15ull);
+	return (size_t)((gh ^ (uint64_t)start * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
 /* Finds the slot for the key (an empty one if absent). */
-static fp_gram_slot *gram_find(fp_state *st, uint32_t proc, uint32_t start, uint64_t gh)
+static fp_gram_slot *gram_find(fp_proc *p, uint32_t start, uint64_t gh)
 {
-	size_t mask = st->capgrams - 1;
-	for (size_t j = gram_slot_hash(proc, start, gh) & mask;; j = (j + 1) & mask) {
-		fp_gram_slot *g = &st->grams[j];
-		if (!g->entry || (g->gh == gh && g->proc == proc && g->start == start))
+	size_t mask = p->capgrams - 1;
+	for (size_t j = gram_slot_hash(start, gh) & mask;; j = (j + 1) & mask) {
+		fp_gram_slot *g = &p->grams[j];
+		if (!g->entry || (g->gh == gh && g->start == start))
 			return g;
 	}
 }
 
-static int gram_grow(fp_state *st)
+static int gram_grow(fp_proc *p)
 {
-	size_t cap = st->capgrams ? st->capgrams * 2 : 1024;
-	fp_gram_slot *old = st->grams;
-	size_t oldcap = st->capgrams;
-	st->grams = calloc(cap, sizeof *st->grams);
-	if (!st->grams) {
-		st->grams = old;
+	uint32_t cap = p->capgrams ? p->capgrams * 2 : 256;
+	fp_gram_slot *old = p->grams;
+	uint32_t oldcap = p->capgrams;
+	if (!cap)
+		return -1;
+	p->grams = calloc(cap, sizeof *p->grams);
+	if (!p->grams) {
+		p->grams = old;
 		return -1;
 	}
-	st->capgrams = cap;
+	p->capgrams = cap;
 	for (size_t i = 0; i < oldcap; i++)
 		if (old[i].entry)
-			*gram_find(st, old[i].proc, old[i].start, old[i].gh) = old[i];
+			*gram_find(p, old[i].start, old[i].gh) = old[i];
 	free(old);
 	return 0;
 }
 
 /* Removes slot g, shifting later members of its probe run back. */
-static void gram_erase(fp_state *st, fp_gram_slot *g)
+static void gram_erase(fp_proc *p, fp_gram_slot *g)
 {
-	size_t mask = st->capgrams - 1, i = (size_t)(g - st->grams);
-	st->grams[i].entry = 0;
-	st->ngrams--;
-	for (size_t j = (i + 1) & mask; st->grams[j].entry; j = (j + 1) & mask) {
-		fp_gram_slot moved = st->grams[j];
-		size_t home = gram_slot_hash(moved.proc, moved.start, moved.gh) & mask;
+	size_t mask = p->capgrams - 1, i = (size_t)(g - p->grams);
+	p->grams[i].entry = 0;
+	p->ngrams--;
+	for (size_t j = (i + 1) & mask; p->grams[j].entry; j = (j + 1) & mask) {
+		fp_gram_slot moved = p->grams[j];
+		size_t home = gram_slot_hash(moved.start, moved.gh) & mask;
 		/* can `moved` live at i?  yes when i lies cyclically in [home, j) */
 		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			st->grams[i] = moved;
-			st->grams[j].entry = 0;
+			p->grams[i] = moved;
+			p->grams[j].entry = 0;
 			i = j;
 		}
 	}
@@ -631,19 +647,18 @@ static void gram_push(fp_state *st, uint32_t proc, uint32_t i)
 	e->gprev = FP_NONE;
 	if (i - start + 1 < FP_GRAM)
 		return;
-	if ((st->ngrams + 1) * 2 > st->capgrams && gram_grow(st)) {
+	if ((p->ngrams + 1) * 2 > p->capgrams && gram_grow(p)) {
 		st->oom = 1;
 		return;
 	}
-	e->gh = gram_hash_at(p, i);
-	fp_gram_slot *g = gram_find(st, proc, start, e->gh);
+	e->gh = gram_hash_at(p, i, start);
+	fp_gram_slot *g = gram_find(p, start, e->gh);
 	if (g->entry) {
 		e->gprev = g->entry - 1;
 	} else {
 		g->gh = e->gh;
-		g->proc = proc;
 		g->start = start;
-		st->ngrams++;
+		p->ngrams++;
 	}
 	g->entry = i + 1;
 }
@@ -655,13 +670,13 @@ static void gram_pop(fp_state *st, uint32_t proc, uint32_t i)
 	fp_entry *e = &p->ent[i];
 	if (!e->gh)
 		return;
-	fp_gram_slot *g = gram_find(st, proc, p->lvl[p->nlvl - 1], e->gh);
+	fp_gram_slot *g = gram_find(p, p->lvl[p->nlvl - 1], e->gh);
 	if (!g->entry)
 		return;
 	if (e->gprev != FP_NONE)
 		g->entry = e->gprev + 1;
 	else
-		gram_erase(st, g);
+		gram_erase(p, g);
 	e->gh = 0;
 }
 

@@ -54,6 +54,7 @@ typedef struct fp_entry {
 	 * entries): gh is its hash (0: none), gprev the nearest older entry of
 	 * the level with the same gram (FP_NONE: none). */
 	uint64_t gh;
+	uint64_t ph;              /* polynomial hash of the level's functions up to here */
 	uint32_t gprev;
 	uint32_t count;           /* index of this (process, function)'s fp_count */
 	uint32_t row, rcaller;    /* last row charged and its caller (a cache) */
@@ -61,10 +62,12 @@ typedef struct fp_entry {
 
 #define FP_GRAM 16
 
-/* (process, level start, gram hash) -> newest entry with that gram. */
+/* (level start, gram hash) -> newest entry with that gram, one table per
+ * process (small slots, and one long chain does not spread over the
+ * other processes' keys). */
 typedef struct fp_gram_slot {
 	uint64_t gh;
-	uint32_t proc, start, entry;   /* entry + 1; 0 = empty slot */
+	uint32_t start, entry;   /* entry + 1; 0 = empty slot */
 } fp_gram_slot;
 
 typedef struct fp_proc {
@@ -83,6 +86,8 @@ typedef struct fp_proc {
 	uint32_t init_log[2];
 	int init_n, init_cnt;
 	uint32_t root;         /* context-tree root node */
+	fp_gram_slot *grams;   /* gram index of this process's levels */
+	uint32_t ngrams, capgrams;
 	int has_rows;
 } fp_proc;
 
@@ -112,7 +117,6 @@ typedef struct fp_state {
 	fp_row *rows;      size_t nrows, caprows;    fp_index row_ix;
 	fp_node *nodes;    size_t nnodes, capnodes;  fp_index node_ix;
 	fp_count *counts;  size_t ncounts, capcounts; fp_index count_ix;
-	fp_gram_slot *grams; size_t ngrams, capgrams;
 	int have_first;
 	int64_t first_ts, last_ts;
 	uint64_t handled;      /* messages handled (fprof's count) */
