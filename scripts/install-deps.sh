@@ -10,6 +10,7 @@ packages=(
   libxml2-dev libxml2-utils                        # XML writer/reader, xmllint
   erlang-base erlang-tools                         # erl + fprof
   valgrind graphviz                                # callgrind_annotate, dot
+  time uftrace                                     # make bench: GNU time, uftrace
 )
 missing=()
 for p in "${packages[@]}"; do
