@@ -149,29 +149,33 @@ struct msgkey {
 	uint32_t kind, proc, fid, cp;
 };
 
+enum { MSG_RECENT_BITS = 12 };
+
 struct msgcache {
 	struct msgkey *slot;
 	size_t n, cap;   /* cap: power of two */
 	/* In front of it, a direct-mapped table indexed by a few sampled
 	 * words (cheap to compute, verified by the full compare): most
 	 * records hit here and skip hashing the whole message. */
-	const struct msgkey *recent[1024];
+	const struct msgkey *recent[1 << MSG_RECENT_BITS];
 };
 
-/* The slot in `recent` from the length and three sampled words: the
+/* The slot in `recent` from the length and four sampled words: the
  * message end (CP or the function), its middle (the function) and the
- * pid's numbers after the node name. */
+ * pid (bytes 24..39: the end of the node name and the pid's numbers, for
+ * the usual {trace_ts, Pid, ...} start). */
 static size_t msg_sample(const uint8_t *p, size_t n)
 {
-	uint64_t a = 0, b = 0, c = 0;
+	uint64_t a = 0, b = 0, c = 0, d = 0;
 	if (n >= 48) {
 		memcpy(&a, p + n - 8, 8);
 		memcpy(&b, p + n / 2, 8);
 		memcpy(&c, p + 24, 8);
+		memcpy(&d, p + 32, 8);
 	}
 	uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xff51afd7ed558ccdull) ^
-		     (c * 0xc4ceb9fe1a85ec53ull) ^ n;
-	return (size_t)(h >> 54);
+		     (c * 0xc4ceb9fe1a85ec53ull) ^ (d * 0xD6E8FEB86659FD93ull) ^ n;
+	return (size_t)(h >> (64 - MSG_RECENT_BITS));
 }
 
 /* The table stays small (distinct messages); a trace with very many
