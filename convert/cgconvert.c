@@ -39,7 +39,22 @@ static int exit_for(int code)
 
 enum { OPT_EXE = 256, OPT_TRANSPARENT, OPT_EVENT, OPT_MERGE, OPT_FPROF, OPT_VERSION };
 
+static int run(int argc, char **argv, const char **transparent);
+
 int main(int argc, char **argv)
+{
+	/* room for every argument as a --transparent pattern */
+	const char **transparent = calloc((size_t)argc + 1, sizeof *transparent);
+	if (!transparent) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 3;
+	}
+	int rc = run(argc, argv, transparent);
+	free(transparent);
+	return rc;
+}
+
+static int run(int argc, char **argv, const char **transparent)
 {
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, 'f' },
@@ -58,11 +73,8 @@ int main(int argc, char **argv)
 	cg_write_options wopts = CG_WRITE_OPTIONS_INIT;
 	cg_format to = CG_FORMAT_UNKNOWN;
 	const char *output = "-";
-	const char **transparent = calloc((size_t)argc, sizeof *transparent);
 	size_t ntransparent = 0;
 	int c;
-	if (!transparent)
-		return 3;
 	while ((c = getopt_long(argc, argv, "f:t:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -140,12 +152,10 @@ int main(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, err.message);
 		cg_profile_free(p);
-		free(transparent);
 		return exit_for(rc);
 	}
 	rc = cg_write_file(p, to, output, &wopts, &err);
 	cg_profile_free(p);
-	free(transparent);
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, err.message);
 		return exit_for(rc);
