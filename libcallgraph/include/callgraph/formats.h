@@ -117,13 +117,15 @@ CG_EXTERN int cg_write_file(const cg_profile *profile, cg_format format, const c
 
 /* ---- simple writers (also reachable through cg_write) ---------------------- */
 
-/* Folded stacks ("a;b;c 123" per line) from the call tree; parts with no
- * call tree are written from the arcs as two-frame stacks.  Weighted by
- * the chosen event (event index; -1 = event 0). */
+/* Folded stacks ("a;b;c 123" per line) from the call tree; a part with no
+ * call tree gives one-frame stacks (self cost per function), since arcs
+ * alone do not say which paths the cost took.  Several parts: the part
+ * name is the bottom frame.  Weighted by the chosen event (event index;
+ * -1 = event 0). */
 CG_EXTERN int cg_write_folded(const cg_profile *profile, FILE *out, int event, cg_error *err);
-/* Graphviz digraph of the call graph: nodes labelled with self and
- * inclusive cost, edges with counts and weighted by cost, cycles as
- * clusters. */
+/* Graphviz digraph of the call graph (parts merged): nodes labelled with
+ * self and inclusive cost, edges with counts and weighted by cost, cycles
+ * as clusters; functions under 0.5 % of the total are left out. */
 CG_EXTERN int cg_write_dot(const cg_profile *profile, FILE *out, int event, cg_error *err);
 
 #ifdef __cplusplus
