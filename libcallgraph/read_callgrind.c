@@ -57,6 +57,7 @@ struct cr {
 	const char *ob, *fl, *cob, *cfi;
 	cg_fid fn;
 	int have_fn, in_inline;
+	const char *cur_file;   /* fl= or the fi=/fe= file in force */
 	cg_fid callee;
 	int have_callee;
 	enum pending pending;
@@ -228,7 +229,7 @@ static int start_part(struct cr *c)
 	names_reset(&c->files);
 	names_reset(&c->fns);
 	cg_hashmap_release(&c->fn_of_id);
-	c->ob = c->fl = c->cob = c->cfi = NULL;
+	c->ob = c->fl = c->cob = c->cfi = c->cur_file = NULL;
 	c->have_fn = c->have_callee = c->in_inline = 0;
 	c->pending = NONE;
 	c->part_label[0] = c->part_label[1] = c->part_label[2] = NULL;
@@ -550,7 +551,7 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 	if (KEY("fl")) {
 		if (parse_name(c, &c->files, "file", v, &name))
 			return c->rc;
-		c->fl = name;
+		c->fl = c->cur_file = name;
 		c->in_inline = 0;
 		return 0;
 	}
@@ -560,10 +561,12 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 		if (parse_name(c, &c->files, "file", v, &name))
 			return c->rc;
 		c->in_inline = name != c->fl;
+		c->cur_file = name;
 		return 0;
 	}
 	if (KEY("fn")) {
 		c->in_inline = 0;
+		c->cur_file = c->fl;
 		c->have_fn = 1;
 		return function_ref(c, v, c->ob, c->fl, &c->fn);
 	}
@@ -581,8 +584,10 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 	}
 	if (KEY("cfn")) {
 		c->have_callee = 1;
-		return function_ref(c, v, c->cob ? c->cob : c->ob, c->cfi ? c->cfi : c->fl,
-				    &c->callee);
+		/* the callee's file defaults to the file in force, the inlined
+		 * one after fi=/fe= (KCachegrind and callgrind agree) */
+		return function_ref(c, v, c->cob ? c->cob : c->ob,
+				    c->cfi ? c->cfi : c->cur_file, &c->callee);
 	}
 	if (KEY("jfi") || KEY("jfn")) {
 		/* jump targets: keep the name tables right, nothing else */
