@@ -214,7 +214,25 @@ uint32_t fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t
 	return (uint32_t)st->nprocs++;
 }
 
-static fp_row *row_get(fp_state *st, uint32_t proc, uint32_t caller, uint32_t func)
+static fp_row *row_get_slow(fp_state *st, uint32_t proc, uint32_t caller, uint32_t func);
+
+static inline fp_row *row_get(fp_state *st, uint32_t proc, uint32_t caller, uint32_t func)
+{
+	size_t s = (proc * 0x9E3779B1u ^ caller * 0x85EBCA6Bu ^ func * 0xC2B2AE35u) >> 22;
+	if (st->row_memo[s].row && st->row_memo[s].proc == proc && st->row_memo[s].caller == caller &&
+	    st->row_memo[s].func == func)
+		return &st->rows[st->row_memo[s].row - 1];
+	fp_row *r = row_get_slow(st, proc, caller, func);
+	if (r) {
+		st->row_memo[s].proc = proc;
+		st->row_memo[s].caller = caller;
+		st->row_memo[s].func = func;
+		st->row_memo[s].row = (uint32_t)(r - st->rows) + 1;
+	}
+	return r;
+}
+
+static fp_row *row_get_slow(fp_state *st, uint32_t proc, uint32_t caller, uint32_t func)
 {
 	uint32_t h = mix32((uint64_t)proc << 40 ^ (uint64_t)caller << 20 ^ func ^ (uint64_t)func << 52);
 	IX_FOR(&st->row_ix, h, j) {
@@ -270,7 +288,23 @@ static uint32_t node_child(fp_state *st, uint32_t parent, uint32_t fid)
 	return (uint32_t)st->nnodes++;
 }
 
-static fp_count *count_get(fp_state *st, uint32_t proc, uint32_t fid)
+static fp_count *count_get_slow(fp_state *st, uint32_t proc, uint32_t fid);
+
+static inline fp_count *count_get(fp_state *st, uint32_t proc, uint32_t fid)
+{
+	size_t s = (proc * 0x9E3779B1u ^ fid * 0x85EBCA6Bu) >> 22;
+	if (st->count_memo[s].count && st->count_memo[s].proc == proc && st->count_memo[s].fid == fid)
+		return &st->counts[st->count_memo[s].count - 1];
+	fp_count *c = count_get_slow(st, proc, fid);
+	if (c) {
+		st->count_memo[s].proc = proc;
+		st->count_memo[s].fid = fid;
+		st->count_memo[s].count = (uint32_t)(c - st->counts) + 1;
+	}
+	return c;
+}
+
+static fp_count *count_get_slow(fp_state *st, uint32_t proc, uint32_t fid)
 {
 	uint32_t h = mix32((uint64_t)proc << 32 | fid);
 	IX_FOR(&st->count_ix, h, j) {

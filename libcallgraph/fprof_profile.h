@@ -117,6 +117,10 @@ typedef struct fp_state {
 	fp_row *rows;      size_t nrows, caprows;    fp_index row_ix;
 	fp_node *nodes;    size_t nnodes, capnodes;  fp_index node_ix;
 	fp_count *counts;  size_t ncounts, capcounts; fp_index count_ix;
+	/* direct-mapped memos in front of row_ix and count_ix (index + 1;
+	 * 0 = empty): most lookups repeat a recent key */
+	struct { uint32_t proc, caller, func, row; } row_memo[1024];
+	struct { uint32_t proc, fid, count; } count_memo[1024];
 	int have_first;
 	int64_t first_ts, last_ts;
 	uint64_t handled;      /* messages handled (fprof's count) */
