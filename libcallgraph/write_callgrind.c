@@ -54,6 +54,23 @@ static cg_cost round_cost(double v)
 
 /* Names go out on one line with no control characters; an empty name is
  * Callgrind's "unknown". */
+static void put_text(FILE *out, const char *s);
+
+/* Header text is cut at HEADER_TEXT_MAX bytes so that `events:` stays
+ * within the 2 KiB KCachegrind looks at to recognise the format. */
+#define HEADER_TEXT_MAX 200
+
+static void put_text_max(FILE *out, const char *s, size_t max)
+{
+	char buf[HEADER_TEXT_MAX + 1];
+	size_t n = strlen(s);
+	if (n > max)
+		n = max;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	put_text(out, buf);
+}
+
 static void put_text(FILE *out, const char *s)
 {
 	if (!s || !*s) {
@@ -183,8 +200,8 @@ static void put_header_events(struct writer *w, const cg_cost *totals, int first
 		for (size_t e = 0; e < w->nev; e++) {
 			const cg_event *ev = cg_profile_event(p, e);
 			fprintf(w->out, "event: %s : ", ev->name);
-			put_text(w->out, ev->description && *ev->description ? ev->description
-									     : ev->name);
+			put_text_max(w->out, ev->description && *ev->description ? ev->description
+										 : ev->name, 60);
 			if (w->scale[e] != 1.0)
 				fprintf(w->out, " (thousandths)");
 			if (ev->unit_seconds > 0)
@@ -241,7 +258,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 	const char *pname = cg_profile_part_name(p, part);
 	if (pname && *pname) {
 		fputs("desc: Part: ", w->out);
-		put_text(w->out, pname);
+		put_text_max(w->out, pname, HEADER_TEXT_MAX);
 		putc('\n', w->out);
 	}
 	put_header_events(w, totals, number == 1);
@@ -360,7 +377,7 @@ static void put_header(struct writer *w, const cg_profile *p)
 	const char *creator = cg_profile_meta(p, "creator");
 	if (creator) {
 		fputs(" (from ", w->out);
-		put_text(w->out, creator);
+		put_text_max(w->out, creator, HEADER_TEXT_MAX);
 		putc(')', w->out);
 	}
 	putc('\n', w->out);
@@ -375,15 +392,8 @@ static void put_header(struct writer *w, const cg_profile *p)
 	if (!cmd)
 		cmd = cg_profile_meta(p, "executable");
 	if (cmd) {
-		/* keep `events:` within KCachegrind's 2 KiB detection window */
-		char buf[512];
-		size_t n = strlen(cmd);
-		if (n >= sizeof buf)
-			n = sizeof buf - 1;
-		memcpy(buf, cmd, n);
-		buf[n] = 0;
 		fputs("cmd: ", w->out);
-		put_text(w->out, buf);
+		put_text_max(w->out, cmd, HEADER_TEXT_MAX);
 		putc('\n', w->out);
 	}
 }
