@@ -447,7 +447,8 @@ static int caller_of(fp_proc *p, uint32_t i, uint32_t l, uint32_t *caller_entry,
  * front of level l-1 (or the root).  Long tail-call chains therefore add
  * siblings, not depth.  A node is re-homed when the level below changed
  * (fprof inserting a bottom level). */
-static uint32_t entry_node(fp_state *st, uint32_t proc, uint32_t i, uint32_t l)
+static __attribute__((noinline)) uint32_t entry_node_slow(fp_state *st, uint32_t proc, uint32_t i,
+							   uint32_t l)
 {
 	fp_proc *p = &st->procs[proc];
 	uint32_t parent = p->root;
@@ -482,6 +483,18 @@ static uint32_t entry_node(fp_state *st, uint32_t proc, uint32_t i, uint32_t l)
 	return n;
 }
 
+/* entry_node's common case inline: the entry already hangs under the
+ * front of the level below. */
+static inline uint32_t entry_node(fp_state *st, uint32_t proc, uint32_t i, uint32_t l)
+{
+	const fp_proc *p = &st->procs[proc];
+	uint32_t parent = l > 0 ? p->ent[p->lvl[l] - 1].node : p->root;
+	uint32_t n = p->ent[i].node;
+	if (parent != FP_NONE && n != FP_NONE && st->nodes[n].parent == parent)
+		return n;
+	return entry_node_slow(st, proc, i, l);
+}
+
 enum { CLK_CNT, CLK_OWN, CLK_ACC };
 
 /* Real timestamps are far from the limits; corrupt ones must not make the
@@ -501,7 +514,8 @@ static inline void add_sat(int64_t *a, int64_t v)
 }
 
 /* fprof's trace_clock on the stack whose front is entry i of level l. */
-static void clock_at(fp_state *st, uint32_t proc, uint32_t i, uint32_t l, int clk, int64_t t)
+static inline __attribute__((always_inline)) void clock_at(fp_state *st, uint32_t proc, uint32_t i,
+							   uint32_t l, int clk, int64_t t)
 {
 	fp_proc *p = &st->procs[proc];
 	uint32_t ce, func;
@@ -546,7 +560,8 @@ static void clock_at(fp_state *st, uint32_t proc, uint32_t i, uint32_t l, int cl
 	}
 }
 
-static void clock_top(fp_state *st, uint32_t proc, int clk, int64_t t)
+static inline __attribute__((always_inline)) void clock_top(fp_state *st, uint32_t proc, int clk,
+							    int64_t t)
 {
 	fp_proc *p = &st->procs[proc];
 	if (p->nent == 0)
