@@ -420,7 +420,7 @@ static int pop_entry(fp_state *st, uint32_t proc)
  * stack as fprof sees it (entries above i already gone).  Returns 0 when
  * no counter is charged (suspend on suspend), else 1 with *caller_entry
  * (index, or FP_NONE for `undefined`) and *func. */
-static int caller_of(fp_proc *p, uint32_t i, uint32_t l, uint32_t *caller_entry, uint32_t *func)
+static inline int caller_of(fp_proc *p, uint32_t i, uint32_t l, uint32_t *caller_entry, uint32_t *func)
 {
 	fp_entry *e = &p->ent[i];
 	int alone = p->lvl[l] == i;   /* only entry left in its level */
