@@ -802,8 +802,18 @@ static inline int ts_tail(const uint8_t *t, const uint8_t *end, int64_t *ts)
 {
 	if (t[0] != 104 || t[1] != 3)
 		return 0;
-	t += 2;
 	int64_t v[3];
+	if (end - t == 17) {
+		/* the usual shape: three 32-bit integers */
+		if (t[2] != 98 || t[7] != 98 || t[12] != 98)
+			return 0;
+		v[0] = (int32_t)rd32(t + 3);
+		v[1] = (int32_t)rd32(t + 8);
+		v[2] = (int32_t)rd32(t + 13);
+		t = end;
+		goto check;
+	}
+	t += 2;
 	for (int i = 0; i < 3; i++) {
 		if (t < end && t[0] == 97 && end - t >= 2) {
 			v[i] = t[1];
@@ -815,6 +825,7 @@ static inline int ts_tail(const uint8_t *t, const uint8_t *end, int64_t *ts)
 			return 0;
 		}
 	}
+check:
 	if (t != end || v[0] < 0 || v[0] > 9000000 || v[1] < -1000000000 || v[1] > 1000000000 ||
 	    v[2] < -1000000000 || v[2] > 1000000000)
 		return 0;
