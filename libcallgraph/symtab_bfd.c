@@ -197,11 +197,47 @@ static int sort_and_finalize(cg_symtab *t, asection *text, const char *path, cg_
 /* gprof's -l: walk every byte of .text and start a line symbol wherever
  * (line, function, file) changes; then the function symbols are merged
  * back in (they win at shared addresses). */
+/* gprof counts the line symbols in a first walk and makes them in a
+ * second one.  BFD's answers are not always the same the second time (it
+ * renames DWARF functions after the symbols it finds), and then gprof
+ * stops with "somebody miscounted"; so do we, with the same numbers. */
+static size_t count_line_symbols(bfd *abfd, asection *text, asymbol **syms, uint64_t vma,
+				 uint64_t end)
+{
+	char *prev_name = NULL, *prev_file = NULL;
+	unsigned prev_line = 0;
+	size_t n = 0;
+
+	for (; vma < end; vma++) {
+		const char *file, *func;
+		unsigned line;
+
+		if (!src_info(abfd, text, syms, vma, &file, &func, &line))
+			continue;
+		if (prev_name && prev_line == line && strcmp(prev_name, func) == 0 &&
+		    strcmp(prev_file, file) == 0)
+			continue;
+		n++;
+		prev_line = line;
+		free(prev_name);
+		free(prev_file);
+		prev_name = strdup(func);
+		prev_file = strdup(file);
+		if (prev_name == NULL || prev_file == NULL)
+			break;
+	}
+	free(prev_name);
+	free(prev_file);
+	return n;
+}
+
 static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text,
-			    asymbol **syms, int walk, const char *path, cg_error *err)
+			    asymbol **syms, int walk, const char *path,
+			    const cg_symtab_options *o, cg_error *err)
 {
 	uint64_t vma = bfd_section_vma(text), end = walk ? vma + bfd_section_size(text) : vma;
 	size_t nf = t->n, n = 0, cap = 16;
+	size_t counted = count_line_symbols(abfd, text, syms, vma, end);
 	cg_sym *ls = malloc(cap * sizeof *ls), *all;
 
 	if (ls == NULL)
@@ -248,6 +284,13 @@ static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *te
 			s->is_static = f >= 0 && t->syms[f].is_static;
 		}
 		n++;
+	}
+	if (n != counted) {
+		free(ls);
+		return cg_error_set(err, CG_EFORMAT,
+				    CG_PROG_PREFIX_FMT "somebody miscounted: ltab.len=%d instead of %ld",
+				    CG_PROG_PREFIX(o->program_name), (int)(counted + nf),
+				    (long)(n + nf));
 	}
 	all = realloc(ls, (n + nf + 1) * sizeof *all);
 	if (all == NULL) {
@@ -358,7 +401,7 @@ static int collect(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text, asymb
 	 * table is still finalized a second time (which drops symbols whose
 	 * range became empty, like data_start), as gprof does */
 	if (rc == 0 && o->line_symbols)
-		rc = add_line_symbols(t, p, abfd, text, syms, lines, path, err);
+		rc = add_line_symbols(t, p, abfd, text, syms, lines, path, o, err);
 	return rc;
 }
 

@@ -13,7 +13,7 @@ cp /usr/share/doc/zlib1g-dev/examples/enough.c /usr/share/doc/zlib1g-dev/example
    /usr/share/doc/zlib1g-dev/examples/gun.c . || exit 2
 cmp_all() {  # dir exe
 	local d=$1 e=$2 n=0 bad=0
-	for o in "-b" "" "-b -z" "-b -T" "-b -a" "-b -T -z" "-b --no-demangle" "-b -w 120 -z" "-b -L --inline-file-names" "-b -D -z" "-b -C" "-b -A" "-b -i" "-b -p" "-b -q"; do
+	for o in "-b" "" "-b -z" "-b -T" "-b -a" "-b -T -z" "-b --no-demangle" "-b -w 120 -z" "-b -L --inline-file-names" "-b -D -z" "-b -C" "-b -A" "-b -i" "-b -p" "-b -q" "-b -l" "-b -l -z"; do
 		n=$((n+1))
 		(cd $d && gprof $o $e gmon.out > g.txt 2>g.err; cd .. ) 
 		(cd $d && $CG $o $e gmon.out > c.txt 2>c.err)
