@@ -21,6 +21,19 @@
 
 /* out[i] = total * w[i] / sum(w), rounded by largest remainder so the
  * parts add up to total exactly (ties go to the lower index). */
+struct remainder {
+	unsigned __int128 rem;
+	size_t index;
+};
+
+static int by_remainder(const void *a, const void *b)
+{
+	const struct remainder *x = a, *y = b;
+	if (x->rem != y->rem)
+		return x->rem > y->rem ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 static int split(int64_t total, const uint64_t *w, size_t n, int64_t *out)
 {
 	unsigned __int128 sum = 0;
@@ -28,25 +41,26 @@ static int split(int64_t total, const uint64_t *w, size_t n, int64_t *out)
 		sum += w[i];
 	int neg = total < 0;
 	unsigned __int128 t = neg ? (unsigned __int128)(-(total + 1)) + 1 : (unsigned __int128)total;
-	unsigned __int128 *rem = malloc((n ? n : 1) * sizeof *rem);
+	if (sum == 0) {
+		memset(out, 0, n * sizeof *out);
+		return 0;
+	}
+	struct remainder *rem = malloc((n ? n : 1) * sizeof *rem);
 	if (!rem)
 		return CG_ENOMEM;
 	unsigned __int128 given = 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned __int128 x = sum ? t * w[i] : 0;
-		out[i] = sum ? (int64_t)(x / sum) : 0;
-		rem[i] = sum ? x % sum : 0;
+		unsigned __int128 x = t * w[i];
+		out[i] = (int64_t)(x / sum);
+		rem[i].rem = x % sum;
+		rem[i].index = i;
 		given += (unsigned __int128)out[i];
 	}
-	for (unsigned __int128 left = t - (sum ? given : t); left > 0 && sum; left--) {
-		size_t best = n;
-		for (size_t i = 0; i < n; i++)
-			if (rem[i] > 0 && (best == n || rem[i] > rem[best]))
-				best = i;
-		if (best == n)
-			break;
-		out[best]++;
-		rem[best] = 0;
+	unsigned __int128 left = t - given;   /* < n */
+	if (left > 0) {
+		qsort(rem, n, sizeof *rem, by_remainder);
+		for (size_t k = 0; k < n && left > 0 && rem[k].rem > 0; k++, left--)
+			out[rem[k].index]++;
 	}
 	free(rem);
 	if (neg)
@@ -128,11 +142,33 @@ struct warc {
 	cg_cost incl[CG_MAX_EVENTS];
 };
 
+struct ilist {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+/* The working call graph of one part: arcs, and per function the arcs
+ * into and out of it (dead arcs stay listed, marked not alive). */
 struct wpart {
 	struct warc *arcs;
 	size_t n, cap;
 	struct cg_hashmap index;
+	struct ilist *in, *out;   /* per function */
 };
+
+static int ilist_push(struct ilist *l, uint32_t x)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 4;
+		uint32_t *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return CG_ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = x;
+	return 0;
+}
 
 static int warc_add(struct wpart *w, cg_fid caller, cg_fid callee, struct warc **out)
 {
@@ -150,7 +186,8 @@ static int warc_add(struct wpart *w, cg_fid caller, cg_fid callee, struct warc *
 		w->arcs = a;
 		w->cap = cap;
 	}
-	if (cg_hashmap_put(&w->index, key, (uint32_t)w->n))
+	if (cg_hashmap_put(&w->index, key, (uint32_t)w->n) ||
+	    ilist_push(&w->out[caller], (uint32_t)w->n) || ilist_push(&w->in[callee], (uint32_t)w->n))
 		return CG_ENOMEM;
 	struct warc *a = &w->arcs[w->n++];
 	memset(a, 0, sizeof *a);
@@ -169,8 +206,9 @@ static int remove_function(const cg_profile *p, struct wpart *w, cg_fid t, cg_co
 	size_t ncallers = 0;
 	int rc = CG_ENOMEM;
 	*kept = 0;
-	for (size_t i = 0; i < w->n; i++) {
-		const struct warc *a = &w->arcs[i];
+	const struct ilist *in = &w->in[t], *outl = &w->out[t];
+	for (size_t j = 0; j < in->n; j++) {
+		const struct warc *a = &w->arcs[in->v[j]];
 		if (!a->alive || a->callee != t || a->caller == t || !a->count)
 			continue;
 		if (cg_profile_function(p, a->caller)->flags & CG_FN_SPONTANEOUS) {
@@ -190,7 +228,8 @@ static int remove_function(const cg_profile *p, struct wpart *w, cg_fid t, cg_co
 		goto out;
 	size_t k = 0;
 	uint64_t wsum = 0;
-	for (size_t i = 0; i < w->n; i++) {
+	for (size_t j = 0; j < in->n; j++) {
+		uint32_t i = in->v[j];
 		const struct warc *a = &w->arcs[i];
 		if (!a->alive || a->callee != t || a->caller == t || !a->count)
 			continue;
@@ -210,8 +249,10 @@ static int remove_function(const cg_profile *p, struct wpart *w, cg_fid t, cg_co
 			exact[w->arcs[callers[k]].caller] += exact[t] * (double)weight[k] / (double)wsum;
 		exact[t] = 0;
 	}
-	size_t nbefore = w->n;
-	for (size_t i = 0; i < nbefore; i++) {
+	/* t's own lists do not grow below: new arcs go from its callers
+	 * (never t) to its callees (never t) */
+	for (size_t j = 0; j < outl->n; j++) {
+		uint32_t i = outl->v[j];
 		if (!w->arcs[i].alive || w->arcs[i].caller != t || w->arcs[i].callee == t)
 			continue;
 		struct warc out_arc = w->arcs[i];
@@ -249,9 +290,10 @@ static int remove_function(const cg_profile *p, struct wpart *w, cg_fid t, cg_co
 		if (rc)
 			goto out;
 	}
-	for (size_t i = 0; i < w->n; i++)
-		if (w->arcs[i].caller == t || w->arcs[i].callee == t)
-			w->arcs[i].alive = 0;
+	for (size_t j = 0; j < in->n; j++)
+		w->arcs[in->v[j]].alive = 0;
+	for (size_t j = 0; j < outl->n; j++)
+		w->arcs[outl->v[j]].alive = 0;
 	rc = 0;
 out:
 	free(callers);
@@ -269,7 +311,9 @@ static int copy_arcs(cg_profile *q, const cg_profile *p, unsigned part,
 	double *exact = NULL;
 	int has_exact = cg_profile_has_self_exact(p, part);
 	int rc = CG_ENOMEM;
-	if (!self || (has_exact && !(exact = calloc(nf ? nf : 1, sizeof *exact))))
+	w.in = calloc(nf ? nf : 1, sizeof *w.in);
+	w.out = calloc(nf ? nf : 1, sizeof *w.out);
+	if (!self || !w.in || !w.out || (has_exact && !(exact = calloc(nf ? nf : 1, sizeof *exact))))
 		goto out;
 	for (size_t f = 0; f < nf; f++) {
 		memcpy(self + f * nev, cg_profile_self(p, part, (cg_fid)f), nev * sizeof *self);
@@ -324,6 +368,12 @@ static int copy_arcs(cg_profile *q, const cg_profile *p, unsigned part,
 		cg_profile_arc(q, part, idx)->line = a->line;
 	}
 out:
+	for (size_t f = 0; f < nf && w.in && w.out; f++) {
+		free(w.in[f].v);
+		free(w.out[f].v);
+	}
+	free(w.in);
+	free(w.out);
 	free(w.arcs);
 	cg_hashmap_release(&w.index);
 	free(self);
