@@ -46,6 +46,15 @@ for v in $variants; do
 	ok "$v: dot output renders with Graphviz" dot -Tsvg -o "$d/g.svg" "$d/direct.dot"
 done
 
+# many transparent functions at once (a third of the big program): the
+# total is kept and callgrind_annotate still reads the file cleanly
+d=$WORK/big-O0-nopie
+"$BIN/cgconvert" -t callgrind --exe "$d/exe" --transparent='f1*' -o "$d/t.cg" "$d/gmon.out"
+callgrind_annotate --inclusive=yes "$d/t.cg" >"$d/t.ann" 2>&1
+is "big: --transparent='f1*' keeps the total, no warning" \
+	"$(sed -n 's/^totals: //p' "$d/t.cg") $(grep -ci warning "$d/t.ann") $(grep -c '^fn=.* f1' "$d/t.cg")" \
+	"$(sed -n 's/^totals: //p' "$d/cg") 0 0"
+
 # gprof output through cgconvert is cgprof's -b report
 d=$WORK/cycles-O2-pie-g
 "$BIN/cgprof" -b "$d/exe" "$d/gmon.out" >"$d/cgprof.b"
