@@ -5,10 +5,15 @@
 # removal is exact per calling context, and arc-only profiles, where the
 # cost and calls are split in proportion to the call counts.
 . "${CG_TOP:-.}/tests/lib.sh"
-require_tool python3
+require_tool python3 xmllint
 P=$CG_BUILD/tests/collector
 D=$CG_TOP/testdata/convert
-dump() { "$BIN/cgconvert" -t xml -o "$WORK/d.xml" "$@" && python3 "$D/dump_xml.py" "$WORK/d.xml"; }
+# every XML file written here must also validate against the schema
+dump() {
+	"$BIN/cgconvert" -t xml -o "$WORK/d.xml" "$@" &&
+	xmllint --noout --relaxng "$CG_TOP/docs/xml-schema.rng" "$WORK/d.xml" 2>/dev/null &&
+	python3 "$D/dump_xml.py" "$WORK/d.xml"
+}
 
 # easy/hard: a wrapper (work) called from two callers with different costs
 "$BIN/cgrun" --time=calls -o "$WORK/eh.cgt" "$P/easyhard" >/dev/null 2>&1

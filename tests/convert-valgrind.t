@@ -65,6 +65,7 @@ is "two inputs merged: total doubles" "$two" "$((one * 2))"
 # several parts (thread:/part: after events:) survive a round trip
 tp=$src/twoparts.cg
 "$BIN/cgconvert" -t xml -o "$WORK/tp.xml" "$tp"
+ok "two parts: XML validates" xmllint --noout --relaxng "$schema" "$WORK/tp.xml"
 is "two parts read as two named parts" "$(grep -o '<part name="[^"]*"' "$WORK/tp.xml")" \
 	'<part name="part 1"
 <part name="thread 2 part 2"'
