@@ -160,22 +160,26 @@ struct msgcache {
 	const struct msgkey *recent[1 << MSG_RECENT_BITS];
 };
 
-/* The slot in `recent` from the length and four sampled words: the
- * message end (CP or the function), its middle (the function) and the
- * pid (bytes 24..39: the end of the node name and the pid's numbers, for
- * the usual {trace_ts, Pid, ...} start). */
+/* The slot in `recent` from the length and sampled words: the pid
+ * (bytes 24..39: the end of the node name and the pid's numbers, for the
+ * usual {trace_ts, Pid, ...} start), the middle (the function) and the
+ * last 24 bytes (CP, or the function).  Names that differ elsewhere
+ * (lists:rmerge3_12_3 / rmerge3_21_3) share a slot: `recent` is two-way. */
 static size_t msg_sample(const uint8_t *p, size_t n)
 {
-	uint64_t a = 0, b = 0, c = 0, d = 0;
+	uint64_t w[6] = { 0 };
 	if (n >= 48) {
-		memcpy(&a, p + n - 8, 8);
-		memcpy(&b, p + n / 2, 8);
-		memcpy(&c, p + 24, 8);
-		memcpy(&d, p + 32, 8);
+		memcpy(&w[0], p + 24, 8);
+		memcpy(&w[1], p + 32, 8);
+		memcpy(&w[2], p + n / 2, 8);
+		memcpy(&w[3], p + n - 24, 8);
+		memcpy(&w[4], p + n - 16, 8);
+		memcpy(&w[5], p + n - 8, 8);
 	}
-	uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xff51afd7ed558ccdull) ^
-		     (c * 0xc4ceb9fe1a85ec53ull) ^ (d * 0xD6E8FEB86659FD93ull) ^ n;
-	return (size_t)(h >> (64 - MSG_RECENT_BITS));
+	uint64_t h = (w[0] * 0x9E3779B97F4A7C15ull) ^ (w[1] * 0xff51afd7ed558ccdull) ^
+		     (w[2] * 0xc4ceb9fe1a85ec53ull) ^ (w[3] * 0xD6E8FEB86659FD93ull) ^
+		     (w[4] * 0xA0761D6478BD642Full) ^ (w[5] * 0xE7037ED1A0B428DBull) ^ n;
+	return (size_t)(h >> (64 - MSG_RECENT_BITS)) & ~(size_t)1;
 }
 
 /* The table stays small (distinct messages); a trace with very many
@@ -221,9 +225,18 @@ static const struct msgkey *msg_lookup(struct msgcache *c, const uint8_t *p, siz
 	const struct msgkey *k = c->recent[s];
 	if (k && k->len == n && memcmp(k->bytes, p, n) == 0)
 		return k;
-	k = msg_find(c, p, n);
-	if (k)
+	k = c->recent[s + 1];
+	if (k && k->len == n && memcmp(k->bytes, p, n) == 0) {
+		/* most recent first */
+		c->recent[s + 1] = c->recent[s];
 		c->recent[s] = k;
+		return k;
+	}
+	k = msg_find(c, p, n);
+	if (k) {
+		c->recent[s + 1] = c->recent[s];
+		c->recent[s] = k;
+	}
 	return k;
 }
 
