@@ -5,7 +5,11 @@
 . "$CG_TOP/tests/lib.sh"
 require_tool as ld gprof python3
 D=$CG_TOP/testdata/gmon/x32
-CGPROF=$BIN/cgprof
+# a private copy of the tool and its library: other builds in the same tree
+# may relink build/lib while this (long) test runs
+mkdir -p "$WORK/snap/bin" "$WORK/snap/lib"
+cp "$BIN/cgprof" "$WORK/snap/bin/" && cp -P "$CG_BUILD"/lib/libcallgraph.so* "$WORK/snap/lib/"
+CGPROF=$WORK/snap/bin/cgprof
 cd "$WORK" || exit 1
 if ! as --32 -o x.o "$D/x.s" || ! ld -m elf_i386 -o x32 x.o || ! python3 "$D/mk.py"; then
 	echo "Bail out! cannot build the 32-bit test program"

@@ -7,7 +7,11 @@
 . "$CG_TOP/tests/lib.sh"
 require_tool gcc gprof python3 strip
 D=$CG_TOP/testdata/gmon
-CGPROF=$BIN/cgprof
+# a private copy of the tool and its library: other builds in the same tree
+# may relink build/lib while this (long) test runs
+mkdir -p "$WORK/snap/bin" "$WORK/snap/lib"
+cp "$BIN/cgprof" "$WORK/snap/bin/" && cp -P "$CG_BUILD"/lib/libcallgraph.so* "$WORK/snap/lib/"
+CGPROF=$WORK/snap/bin/cgprof
 
 if ! "$D/build.sh" "$WORK/b" cycles-O0-pie-g simple-O2-nopie >"$WORK/build.log" 2>&1; then
 	echo "Bail out! building the -pg test programs failed"

@@ -5,7 +5,11 @@
 # same bytes from the same files, without gprof being involved.
 . "$CG_TOP/tests/lib.sh"
 G=$CG_TOP/testdata/gmon/golden
-CGPROF=$BIN/cgprof
+# a private copy of the tool and its library: other builds in the same tree
+# may relink build/lib while this (long) test runs
+mkdir -p "$WORK/snap/bin" "$WORK/snap/lib"
+cp "$BIN/cgprof" "$WORK/snap/bin/" && cp -P "$CG_BUILD"/lib/libcallgraph.so* "$WORK/snap/lib/"
+CGPROF=$WORK/snap/bin/cgprof
 for dir in "$G"/*/; do
 	v=$(basename "$dir")
 	n=0
