@@ -492,6 +492,12 @@ static inline uint32_t entry_node(fp_state *st, uint32_t proc, uint32_t i, uint3
 	uint32_t n = p->ent[i].node;
 	if (parent != FP_NONE && n != FP_NONE && st->nodes[n].parent == parent)
 		return n;
+	if (parent != FP_NONE) {
+		/* a new entry (every push): its node under the parent */
+		n = node_child(st, parent, p->ent[i].fid);
+		st->procs[proc].ent[i].node = n;
+		return n;
+	}
 	return entry_node_slow(st, proc, i, l);
 }
 

@@ -2,11 +2,14 @@
  * read_fprof_trace.c — Erlang fprof trace files (dbg trace-port framing,
  * external term format) replayed through fprof's profiling algorithm.
  *
- * A record is Op(1) Size(4, big-endian) Payload.  The file is streamed
- * through one buffer that only grows to the largest record; each record
- * is decoded in place.  Pids and MFA tuples are looked up by their raw
- * encoded bytes first (one hash over a few dozen bytes), so the common
- * record costs no allocation.
+ * A record is Op(1) Size(4, big-endian) Payload.  A regular file is
+ * decoded in place through a sliding mmap window (pipes: one read buffer
+ * that only grows to the largest record).  Call and return_to messages
+ * (99 % of a trace) are looked up whole, by their bytes before the
+ * timestamp, in a cache of messages decoded before; the rest, and every
+ * first occurrence, is decoded term by term, with pids and MFA tuples
+ * looked up by their raw encoded bytes.  The common record costs no
+ * allocation and no term walk.
  */
 #include <errno.h>
 #include <fcntl.h>
