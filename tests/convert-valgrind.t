@@ -38,6 +38,12 @@ for run in full plain; do
 	done
 done
 
+# folded stacks and dot weighed by another event
+"$BIN/cgconvert" -t dot --event=Dr -o full.Dr.dot full.cg
+ok "dot weighed by Dr renders with Graphviz" dot -Tsvg -o full.Dr.svg full.Dr.dot
+is "dot: the label names the event's description" "$(grep -c '^	label="Dr";' full.Dr.dot)" "1"
+exit_status "an unknown --event is an error" 3 "$BIN/cgconvert" -t folded --event=nosuch full.cg
+
 # call counts the code fixes (the model's arcs, through XML)
 counts() {
 	python3 - "$1" <<'PY'
