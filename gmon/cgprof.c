@@ -110,7 +110,7 @@ static void usage(FILE *f, int status)
 		"Other:      -h --help  -v --version  @FILE (read options from FILE)\n"
 		"Lines:      -l --line   -s --sum (write gmon.sum)\n"
 		"            -S FILE --external-symbol-table=FILE (nm-style listing)\n"
-		"Not supported: -r -R -c (see cgprof(1)).\n",
+		"Not supported: -R -c (see cgprof(1)).\n",
 		whoami);
 	exit(status);
 }
@@ -288,8 +288,6 @@ static void parse(args *a, int argc, char **argv)
 	/* the source search path ends with $GPROF_PATH, as in gprof */
 	if (getenv("GPROF_PATH"))
 		add_path(a, getenv("GPROF_PATH"));
-	if (a->style & STYLE_FUNCTION_ORDER)
-		unsupported(a, "-r (--function-ordering)");
 	if (a->style & STYLE_FILE_ORDER)
 		unsupported(a, "-R (--file-ordering)");
 	/* gmon.sum keeps line-level arcs: -s implies -l, as in gprof */
@@ -367,6 +365,8 @@ static int choose_parts(run *r, unsigned *parts)
 		*parts |= CG_GPROF_EXEC_COUNTS;
 	if (a->style & STYLE_ANNOTATED)
 		*parts |= CG_GPROF_ANNOTATE;
+	if (a->style & STYLE_FUNCTION_ORDER)
+		*parts |= CG_GPROF_FUNCTION_ORDER;
 	return 0;
 }
 

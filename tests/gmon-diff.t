@@ -60,9 +60,9 @@ multi_sets=(
 	"-q b.c" "-N a.c" "-p_under" "-L -z -a"
 )
 # the other builds of a program (optimisation, PIE) get the core sets
-core_sets=( "" "-z" "-T -z" "-a -z" "-D" "-q" "-p" "-C" "-A" "-l -z" "-w 40" "-pburn" "-Nburn" )
+core_sets=( "" "-z" "-T -z" "-a -z" "-D" "-q" "-p" "-C" "-A" "-l -z" "-w 40" "-pburn" "-Nburn" "-r" "-r -k main/" )
 # the generated program's report has ~10k lines: fewer sets
-big_sets=( "" "-z" "-T" "-T -z" "-a" "-D -z" "-w 100" "-p" "-q" "-i" "-k main/" "-Qmain" "-Nf10" "-nf100" "-l" "-C" )
+big_sets=( "" "-z" "-T" "-T -z" "-a" "-D -z" "-w 100" "-p" "-q" "-i" "-k main/" "-Qmain" "-Nf10" "-nf100" "-l" "-C" "-r" )
 cxx_sets=( "-p_Z4burnl" "-T -z" "--no-demangle -z" "--demangle=gnu-v3" )
 
 for dir in "$WORK"/b/*/; do
