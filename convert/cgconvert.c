@@ -20,10 +20,11 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [-f IN] -t OUT [-o FILE] [--exe EXECUTABLE] [--transparent=NAME]...\n"
-		"       %*s [--event=NAME] [--merge-parts] [--fprof-analyse=LIST] INPUT...\n"
+		"       %*s [--event=NAME] [--merge-parts] [--fprof-analyse=LIST]\n"
+		"       %*s [--gprof-estimate] INPUT...\n"
 		"  IN:  gmon callgrind xml fprof-trace fprof-analysis cgtree (default: detect)\n"
 		"  OUT: gprof flat graph callgrind xml folded dot fprof\n",
-		prog, (int)strlen(prog), "");
+		prog, (int)strlen(prog), "", (int)strlen(prog), "");
 }
 
 static void progress(void *ctx, size_t index, size_t count, const char *path)
@@ -37,7 +38,7 @@ static int exit_for(int code)
 	return code == CG_EUSAGE ? 2 : 3;
 }
 
-enum { OPT_EXE = 256, OPT_TRANSPARENT, OPT_EVENT, OPT_MERGE, OPT_FPROF, OPT_VERSION };
+enum { OPT_EXE = 256, OPT_TRANSPARENT, OPT_EVENT, OPT_MERGE, OPT_FPROF, OPT_ESTIMATE, OPT_VERSION };
 
 static int run(int argc, char **argv, const char **transparent);
 
@@ -65,6 +66,7 @@ static int run(int argc, char **argv, const char **transparent)
 		{ "event", required_argument, NULL, OPT_EVENT },
 		{ "merge-parts", no_argument, NULL, OPT_MERGE },
 		{ "fprof-analyse", required_argument, NULL, OPT_FPROF },
+		{ "gprof-estimate", no_argument, NULL, OPT_ESTIMATE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
@@ -108,6 +110,9 @@ static int run(int argc, char **argv, const char **transparent)
 			break;
 		case OPT_FPROF:
 			wopts.fprof_analyse = optarg;
+			break;
+		case OPT_ESTIMATE:
+			wopts.gprof_estimate = 1;
 			break;
 		case 'h':
 			usage(stdout);

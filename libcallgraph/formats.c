@@ -262,23 +262,6 @@ int cg_read_file(cg_profile **out, const char *path, const cg_read_options *opts
 	return cg_read_files(out, &path, 1, opts, err);
 }
 
-static int write_gprof(const cg_profile *p, unsigned sections, FILE *out, cg_error *err)
-{
-	cg_gprof_options g = CG_GPROF_OPTIONS_INIT;
-	if (!cg_gprof_report)
-		return cg_error_set(err, CG_EUSAGE, "gprof output is not built in");
-	g.brief = 1;
-	if (cg_profile_part_count(p) == 1)
-		return cg_gprof_report(p, 0, sections, &g, out, err);
-	cg_profile *merged;
-	int rc = cg_profile_merge_parts(&merged, p, err);
-	if (rc)
-		return rc;
-	rc = cg_gprof_report(merged, 0, sections, &g, out, err);
-	cg_profile_free(merged);
-	return rc;
-}
-
 static int event_index(const cg_profile *p, const cg_write_options *opts, cg_error *err)
 {
 	if (!opts || !opts->event)
@@ -288,6 +271,30 @@ static int event_index(const cg_profile *p, const cg_write_options *opts, cg_err
 		return cg_error_set(err, CG_ENOTFOUND, "no event named '%s' in the profile",
 				    opts->event);
 	return e;
+}
+
+static int write_gprof(const cg_profile *p, unsigned sections, const cg_write_options *opts,
+		       FILE *out, cg_error *err)
+{
+	cg_gprof_options g = CG_GPROF_OPTIONS_INIT;
+	if (!cg_gprof_report)
+		return cg_error_set(err, CG_EUSAGE, "gprof output is not built in");
+	int e = event_index(p, opts, err);
+	if (e < 0)
+		return e;
+	g.brief = 1;
+	g.event = (unsigned)e;
+	/* The honest attribution is the default wherever the input knows it. */
+	g.use_exact_inclusive = !(opts && opts->gprof_estimate);
+	if (cg_profile_part_count(p) == 1)
+		return cg_gprof_report(p, 0, sections, &g, out, err);
+	cg_profile *merged;
+	int rc = cg_profile_merge_parts(&merged, p, err);
+	if (rc)
+		return rc;
+	rc = cg_gprof_report(merged, 0, sections, &g, out, err);
+	cg_profile_free(merged);
+	return rc;
 }
 
 int cg_write(const cg_profile *p, cg_format format, FILE *out, const cg_write_options *opts,
@@ -303,11 +310,11 @@ int cg_write(const cg_profile *p, cg_format format, FILE *out, const cg_write_op
 	case CG_FORMAT_XML:
 		return cg_write_xml(p, out, err);
 	case CG_FORMAT_GPROF:
-		return write_gprof(p, CG_GPROF_FLAT | CG_GPROF_GRAPH, out, err);
+		return write_gprof(p, CG_GPROF_FLAT | CG_GPROF_GRAPH, opts, out, err);
 	case CG_FORMAT_FLAT:
-		return write_gprof(p, CG_GPROF_FLAT, out, err);
+		return write_gprof(p, CG_GPROF_FLAT, opts, out, err);
 	case CG_FORMAT_GRAPH:
-		return write_gprof(p, CG_GPROF_GRAPH, out, err);
+		return write_gprof(p, CG_GPROF_GRAPH, opts, out, err);
 	case CG_FORMAT_FOLDED:
 		if ((e = event_index(p, opts, err)) < 0)
 			return e;

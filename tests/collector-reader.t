@@ -40,6 +40,20 @@ is "gprof report, exact from the tree: easy ~0%, hard ~100%" "$(pct 1)" \
 "easy 0.3
 hard 99.6"
 
+# The same through cgconvert, as a user gets it: the tree's attribution by
+# default, gprof's estimate on request.
+cpct() {  # cpct [OPTION]: "NAME %time" of easy's and hard's primary lines
+	"$BIN/cgconvert" -t graph "$@" "$WORK/eh.cgt" |
+		awk '/^\[[0-9]+\]/ && ($NF ~ /^\[/) && ($(NF-1) == "easy" || $(NF-1) == "hard") { print $(NF-1), $2 }' |
+		LC_ALL=C sort
+}
+is "cgconvert -t graph: the tree's attribution by default" "$(cpct)" \
+"easy 0.3
+hard 99.6"
+is "cgconvert -t graph --gprof-estimate: gprof's 50/50" "$(cpct --gprof-estimate)" \
+"easy 50.0
+hard 50.0"
+
 "$BIN/cgrun" --time=calls -o "$WORK/recur.cgt" "$P/recur" >/dev/null 2>&1
 dump "$WORK/recur.cgt" >"$WORK/recur.txt"
 is "recursion: calls include folded entries, inclusive never double counts" \

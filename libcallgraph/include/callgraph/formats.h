@@ -100,12 +100,20 @@ typedef struct cg_write_options {
 	/* Callgrind output: merge all parts into one (callgrind_annotate
 	 * understands only one part).  Default 0: one part per part. */
 	int merge_parts;
-	/* Event to weigh folded stacks and dot edges by (name); NULL = event 0. */
+	/* Event to weigh folded stacks and dot edges by, and the gprof
+	 * reports' self time when the profile has no exact one (name); NULL =
+	 * event 0. */
 	const char *event;
+	/* gprof reports (gprof, flat, graph): where an arc knows the true
+	 * inclusive cost of its calls (call-tree inputs: cgtree, fprof,
+	 * Callgrind), the report prints it; set this to print gprof's
+	 * proportional estimate instead, as gprof would.  gmon inputs have no
+	 * such arcs and always get gprof's numbers. */
+	int gprof_estimate;
 } cg_write_options;
 
 #define CG_WRITE_OPTIONS_VERSION 1
-#define CG_WRITE_OPTIONS_INIT { CG_WRITE_OPTIONS_VERSION, NULL, 0, NULL }
+#define CG_WRITE_OPTIONS_INIT { CG_WRITE_OPTIONS_VERSION, NULL, 0, NULL, 0 }
 
 /* Writes `profile` in `format` to an open stream. opts may be NULL. */
 CG_EXTERN int cg_write(const cg_profile *profile, cg_format format, FILE *out,
