@@ -15,7 +15,7 @@ static void work(unsigned long n)
 }
 
 static void easy(void) { work(1000); }
-static void hard(void) { work(300000000UL); }
+static void hard(void) { work(100000000UL); }
 
 static unsigned long fib(int n)
 {
@@ -30,10 +30,10 @@ int main(void)
 {
 	easy();
 	hard();
-	unsigned long f = fib(30);
+	unsigned long f = fib(27);
 	int p = 0;
-	for (int i = 0; i < 20000; i++)
+	for (int i = 0; i < 2000; i++)
 		p += ping(100);
-	printf("fib(30) = %lu, ping = %d\n", f, p);
+	printf("fib(27) = %lu, ping = %d\n", f, p);
 	return 0;
 }
