@@ -29,35 +29,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef CG_FUZZ_LIBFUZZER
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f) {
-			perror(argv[i]);
-			return 1;
-		}
-		char *buf = NULL;
-		size_t len = 0, cap = 0, n;
-		char chunk[65536];
-		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-			if (len + n > cap) {
-				cap = (len + n) * 2;
-				char *b = realloc(buf, cap);
-				if (!b)
-					return 1;
-				buf = b;
-			}
-			for (size_t k = 0; k < n; k++)
-				buf[len + k] = chunk[k];
-			len += n;
-		}
-		fclose(f);
-		LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
-		free(buf);
-	}
-	printf("replayed %d file(s)\n", argc - 1);
-	return 0;
-}
-#endif
+#include "fuzz_replay.h"

@@ -91,20 +91,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef CG_FUZZ_LIBFUZZER
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f) {
-			fprintf(stderr, "fuzz_diff: cannot open %s\n", argv[i]);
-			return 1;
-		}
-		static uint8_t buf[1 << 16];
-		size_t len = fread(buf, 1, sizeof buf, f);
-		fclose(f);
-		LLVMFuzzerTestOneInput(buf, len);
-	}
-	return 0;
-}
-#endif
+#include "fuzz_replay.h"

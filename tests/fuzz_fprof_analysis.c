@@ -34,35 +34,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef CG_FUZZ_LIBFUZZER
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f) {
-			perror(argv[i]);
-			return 1;
-		}
-		size_t cap = 1 << 16, len = 0, n;
-		uint8_t *buf = malloc(cap);
-		while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-			len += n;
-			if (len == cap) {
-				uint8_t *b = realloc(buf, cap *= 2);
-				if (!b) {
-					free(buf);
-					buf = NULL;
-				} else {
-					buf = b;
-				}
-			}
-		}
-		fclose(f);
-		if (!buf)
-			return 1;
-		LLVMFuzzerTestOneInput(buf, len);
-		free(buf);
-	}
-	return 0;
-}
-#endif
+#include "fuzz_replay.h"

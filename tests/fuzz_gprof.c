@@ -91,27 +91,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifndef CG_FUZZ_LIBFUZZER
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		long n;
-		if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0) {
-			perror(argv[i]);
-			return 2;
-		}
-		rewind(f);
-		unsigned char *buf = malloc((size_t)n + 1);
-		if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			fprintf(stderr, "%s: cannot read\n", argv[i]);
-			return 2;
-		}
-		fclose(f);
-		LLVMFuzzerTestOneInput(buf, (size_t)n);
-		free(buf);
-	}
-	printf("replayed %d inputs\n", argc - 1);
-	return 0;
-}
-#endif
+#include "fuzz_replay.h"
