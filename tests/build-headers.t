@@ -30,7 +30,7 @@ C
 pcdir="$WORK/root/usr/lib/pkgconfig"
 flags=$(PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR="$WORK/root" pkg-config --cflags --libs libcallgraph)
 ok "a program builds against the installed library via pkg-config" \
-  cc -std=c11 -o "$WORK/use" "$WORK/use.c" $flags
+  cc -std=c11 ${CG_SANFLAGS:-} -o "$WORK/use" "$WORK/use.c" $flags
 is "it runs against the installed shared library" \
   "$(LD_LIBRARY_PATH=$WORK/root/usr/lib "$WORK/use" 2>&1)" "$(cat VERSION 2>/dev/null || echo 0.1.0) 1"
 soname=$(readelf -d "$WORK/root/usr/lib/libcallgraph.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
