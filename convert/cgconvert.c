@@ -7,6 +7,7 @@
  * Exit status: 0 ok, 2 usage, 3 bad input or failed output.
  */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s [-f IN] -t OUT [-o FILE] [--exe EXECUTABLE] [--transparent=NAME]...\n"
 		"       %*s [--event=NAME] [--merge-parts] [--fprof-analyse=LIST]\n"
-		"       %*s [--gprof-estimate] INPUT...\n"
+		"       %*s [--gprof-estimate] [--fprof-suspend-self] INPUT...\n"
 		"  IN:  gmon callgrind xml fprof-trace fprof-analysis cgtree (default: detect)\n"
 		"  OUT: gprof flat graph callgrind xml folded dot fprof\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "");
@@ -33,12 +34,33 @@ static void progress(void *ctx, size_t index, size_t count, const char *path)
 	fprintf(stderr, "%s: reading %s (%zu/%zu)\n", prog, path, index + 1, count);
 }
 
+/* Progress within one big input, redrawn in place on the terminal. */
+static void progress_bytes(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	if (total)
+		fprintf(stderr, "\r%s: %llu of %llu MB (%d%%)", prog,
+			(unsigned long long)(done >> 20), (unsigned long long)(total >> 20),
+			(int)(done * 100 / total));
+	else
+		fprintf(stderr, "\r%s: %llu MB", prog, (unsigned long long)(done >> 20));
+	if (total && done >= total)
+		fputc('\n', stderr);
+}
+
+static void warn(void *ctx, const char *message)
+{
+	(void)ctx;
+	fprintf(stderr, "%s: warning: %s\n", prog, message);
+}
+
 static int exit_for(int code)
 {
 	return code == CG_EUSAGE ? 2 : 3;
 }
 
-enum { OPT_EXE = 256, OPT_TRANSPARENT, OPT_EVENT, OPT_MERGE, OPT_FPROF, OPT_ESTIMATE, OPT_VERSION };
+enum { OPT_EXE = 256, OPT_TRANSPARENT, OPT_EVENT, OPT_MERGE, OPT_FPROF, OPT_ESTIMATE,
+       OPT_SUSPEND_SELF, OPT_VERSION };
 
 static int run(int argc, char **argv, const char **transparent);
 
@@ -67,6 +89,7 @@ static int run(int argc, char **argv, const char **transparent)
 		{ "merge-parts", no_argument, NULL, OPT_MERGE },
 		{ "fprof-analyse", required_argument, NULL, OPT_FPROF },
 		{ "gprof-estimate", no_argument, NULL, OPT_ESTIMATE },
+		{ "fprof-suspend-self", no_argument, NULL, OPT_SUSPEND_SELF },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
@@ -114,6 +137,9 @@ static int run(int argc, char **argv, const char **transparent)
 		case OPT_ESTIMATE:
 			wopts.gprof_estimate = 1;
 			break;
+		case OPT_SUSPEND_SELF:
+			ropts.fprof_suspend_self = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -142,8 +168,11 @@ static int run(int argc, char **argv, const char **transparent)
 		inputs = &default_input;
 		ninputs = 1;
 	}
-	if (isatty(STDERR_FILENO))
+	if (isatty(STDERR_FILENO)) {
 		ropts.progress = progress;
+		ropts.progress_bytes = progress_bytes;
+	}
+	ropts.warn = warn;
 
 	cg_error err = CG_ERROR_INIT;
 	cg_profile *p = NULL;

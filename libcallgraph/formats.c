@@ -147,7 +147,8 @@ int cg_format_detect_file(const char *path, cg_format *out, cg_error *err)
 }
 
 /* Reads one file of a known format other than gmon. */
-static int read_one(cg_profile **out, cg_format format, const char *path, cg_error *err)
+static int read_one(cg_profile **out, cg_format format, const char *path,
+		    const cg_read_options *opts, cg_error *err)
 {
 	switch (format) {
 	case CG_FORMAT_CALLGRIND:
@@ -168,7 +169,15 @@ static int read_one(cg_profile **out, cg_format format, const char *path, cg_err
 	case CG_FORMAT_FPROF_ANALYSIS: {
 		if (cg_profile_new(out))
 			return cg_error_set(err, CG_ENOMEM, "out of memory");
-		int rc = format == CG_FORMAT_FPROF_TRACE ? cg_read_fprof_trace(*out, path, NULL, err)
+		cg_fprof_read_options fo = CG_FPROF_READ_OPTIONS_INIT;
+		if (opts) {
+			fo.progress = opts->progress_bytes;
+			fo.progress_ctx = opts->progress_ctx;
+			fo.warn = opts->warn;
+			fo.warn_ctx = opts->warn_ctx;
+			fo.suspend_self = opts->fprof_suspend_self;
+		}
+		int rc = format == CG_FORMAT_FPROF_TRACE ? cg_read_fprof_trace(*out, path, &fo, err)
 							 : cg_read_fprof_analysis(*out, path, err);
 		if (rc) {
 			cg_profile_free(*out);
@@ -236,7 +245,7 @@ int cg_read_files(cg_profile **out, const char *const *paths, size_t count,
 		cg_profile *p = NULL;
 		if (opts && opts->progress)
 			opts->progress(opts->progress_ctx, i, count, paths[i]);
-		int rc = read_one(&p, first, paths[i], err);
+		int rc = read_one(&p, first, paths[i], opts, err);
 		if (rc) {
 			cg_profile_free(acc);
 			return rc;

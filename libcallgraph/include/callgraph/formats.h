@@ -17,6 +17,7 @@
 #define CALLGRAPH_FORMATS_H
 
 #include <stdio.h>
+#include <stdint.h>
 #include "callgraph/model.h"
 
 #ifdef __cplusplus
@@ -70,10 +71,25 @@ typedef struct cg_read_options {
 	 * read, so a tool can show progress.  May be NULL. */
 	void (*progress)(void *ctx, size_t index, size_t count, const char *path);
 	void *progress_ctx;
+	/* Called every few MB while one big input is read (fprof traces), with
+	 * bytes done and the file size (0 when unknown).  Gets progress_ctx.
+	 * May be NULL. */
+	void (*progress_bytes)(void *ctx, uint64_t done, uint64_t total);
+	/* Warnings that do not stop reading (one line, no newline), e.g. trace
+	 * message kinds fprof does not know.  May be NULL. */
+	void (*warn)(void *ctx, const char *message);
+	void *warn_ctx;
+	/* fprof traces: give `suspend` its waiting time as self cost, so each
+	 * process's self costs add up to its traced wall time and inclusive
+	 * costs stay within the total in KCachegrind (the mapping the spec
+	 * recommends).  0 keeps fprof's numbers (suspend's OWN is 0).  What the
+	 * fprof analysis writer prints is the same either way. */
+	int fprof_suspend_self;
 } cg_read_options;
 
 #define CG_READ_OPTIONS_VERSION 1
-#define CG_READ_OPTIONS_INIT { CG_READ_OPTIONS_VERSION, CG_FORMAT_UNKNOWN, NULL, NULL, NULL }
+#define CG_READ_OPTIONS_INIT \
+	{ CG_READ_OPTIONS_VERSION, CG_FORMAT_UNKNOWN, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 /* Reads one profile file of any readable format. opts may be NULL. */
 CG_EXTERN int cg_read_file(cg_profile **out, const char *path,
