@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the packages callgraph needs to build and test on Debian 12
 # (compiler, libbfd/libiberty, libxml2, and the reference tools the
-# differential tests run: gprof, erl/fprof, callgrind_annotate, xmllint, dot).
+# differential tests run: gprof, erl/fprof, callgrind_annotate, xmllint, dot),
+# plus the flame-graph viewer the folded output is checked in: speedscope
+# from npm (into the repo's gitignored .tools/) run in headless chromium.
 # Idempotent: installs only what is missing.  Needs root (or sudo).
 set -euo pipefail
 packages=(
@@ -11,14 +13,22 @@ packages=(
   erlang-base erlang-tools                         # erl + fprof
   valgrind graphviz                                # callgrind_annotate, dot
   time uftrace                                     # make bench: GNU time, uftrace
+  chromium                                         # runs speedscope headless
 )
+# npm for speedscope; a machine with its own Node.js (and npm) keeps it.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ "${#missing[@]}" -eq 0 ] && exit 0
-SUDO=
-[ "$(id -u)" -ne 0 ] && SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q "${missing[@]}"
+if [ "${#missing[@]}" -gt 0 ]; then
+  SUDO=
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q "${missing[@]}"
+fi
+top=$(cd "$(dirname "$0")/.." && pwd)
+speedscope=speedscope@1.25.0
+grep -qs '"version": "1.25.0"' "$top/.tools/node_modules/speedscope/package.json" ||
+  npm install --no-audit --no-fund --ignore-scripts --prefix "$top/.tools" "$speedscope"
