@@ -301,6 +301,19 @@ graph_arcs() { # CALLER CALLEE COUNT from each entry's child lines
 		print prim, $(i + 1), c
 	}' "$1" | sort
 }
+graph_cycles() { # one line per cycle: its called field, then its sorted members
+	# (cycle numbers are left out: gprof numbers them in its own order)
+	awk '/^\[[0-9]+\]/ && /<cycle [0-9]+/ {
+		match($0, /<cycle [0-9]+/); c = substr($0, RSTART + 7, RLENGTH - 7)
+		if ($0 ~ /as a whole/) { called[c] = $5; next }
+		s = ($5 ~ /^[0-9]+(\+[0-9]+)?$/) ? 6 : 5
+		m[c] = m[c] " " $s
+	}
+	END { for (c in m) print called[c], m[c] }' "$1" |
+	while read -r called members; do
+		echo "$called $(tr ' ' '\n' <<<"$members" | sort | tr '\n' ' ')"
+	done | sort
+}
 check_graph() { # check_graph NAME EXE GMON CGTREE
 	local name=$1 exe=$2 gmon=$3 tree=$4 n d
 	# -z: gprof leaves out an entry with no counted call and no sample
@@ -319,7 +332,13 @@ check_graph() { # check_graph NAME EXE GMON CGTREE
 	n=$(grep -c . "$gmon.arcs") d=$(diff "$gmon.arcs" "$tree.arcs" | grep -c '^[<>]')
 	echo "  call graph: $n arcs (gprof), $(grep -c . "$tree.arcs") (collector), $d differing lines; arc calls gprof $(awk '{ s += $3 } END { print s + 0 }' "$gmon.arcs"), collector $(awk '{ s += $3 } END { print s + 0 }' "$tree.arcs")"
 	[ "$d" = 0 ] || { fail "$name: arcs differ"; diff "$gmon.arcs" "$tree.arcs" | head -n 10; }
-	echo "$name $(grep -c . "$gmon.arcs") $d" >>"$work/summary.arcs"
+	local arcdiff=$d
+	graph_cycles "$gmon.graph" >"$gmon.cycles"
+	graph_cycles "$tree.graph" >"$tree.cycles"
+	n=$(grep -c . "$gmon.cycles") d=$(diff "$gmon.cycles" "$tree.cycles" | grep -c '^[<>]')
+	echo "  call graph: $n cycles (members and called field), $d differing lines"
+	[ "$d" = 0 ] || { fail "$name: cycles differ"; diff "$gmon.cycles" "$tree.cycles" | head -n 10; }
+	echo "$name $(grep -c . "$gmon.arcs") $((arcdiff + d)) $n" >>"$work/summary.arcs"
 }
 
 report_case() { # report_case NAME DIR EXE-BASENAME
@@ -371,7 +390,7 @@ echo
 echo "== summary"
 awk '{ printf "%-18s %4d functions compared, %d mismatches, calls gprof %d collector %d; uncounted both sides:", $1, $2, $3, $4, $5
 	for (i = 6; i <= NF; i++) printf " %s", $i; print "" }' "$work/summary.calls"
-awk '{ printf "%-18s %4d arcs compared, %d differing\n", $1, $2, $3 }' "$work/summary.arcs"
+awk '{ printf "%-18s %4d arcs and %d cycles compared, %d differing\n", $1, $2, $4, $3 }' "$work/summary.arcs"
 awk '{ printf "%-18s wall/user s: plain %s/%s  -pg %s/%s  collector %s/%s\n", $1, $2, $3, $4, $5, $6, $7 }' "$work/summary.times"
 if [ $failures -ne 0 ]; then
 	echo "$failures unexplained difference(s)"
