@@ -2,8 +2,8 @@
 # real-programs.sh [WORKDIR]: profile two programs nobody on this team wrote
 # (bzip2 1.0.8 and Lua 5.4, Debian sources) with gprof and with our tools.
 #
-# Run from the repo root after `make`.  Needs network (apt-get source) and a
-# few minutes; deliberately NOT part of `make check`.  Results: docs/real-programs.md.
+# Run from the repo root after `make`.  Needs network (apt-get source) and
+# about 40 s of two cores; deliberately NOT part of `make check`.  Results: docs/real-programs.md.
 #
 # Each program is built three times from the same sources with the same
 # optimisation flags (-O1 -fno-inline -fno-omit-frame-pointer, so no function
@@ -19,7 +19,9 @@
 #   3. per-function call counts: gprof's flat profile "calls" column against
 #      the collector's (cgconvert -t flat), for every function both list,
 #      and every caller->callee arc count of the two call graphs
-#      (functions entered only from outside the program are listed apart).
+#      (functions entered only from outside the program are listed apart);
+#   4. a collector run with the default --time=cpu: the same call counts,
+#      and a Callgrind file callgrind_annotate reads without warning.
 # Exit status: 0 when everything matched, 1 on any unexplained difference,
 # 2 on a setup failure (download, build).
 set -u
