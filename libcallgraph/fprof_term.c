@@ -173,21 +173,33 @@ static const int DEPTH_MAX = 10000;
 
 static int etf_skip_depth(const uint8_t **pp, const uint8_t *end, const char **why, int depth);
 
-/* Reads a node atom (for pids etc.) and skips it. */
-static int skip_atom(const uint8_t **pp, const uint8_t *end, const char **why)
+/* Reads an atom's header (any of the four atom encodings): its tag, and
+ * in *pp the start of its `len` text bytes, which are known to be there. */
+static int atom_header(const uint8_t **pp, const uint8_t *end, uint8_t *tag, size_t *len,
+		       const char **why)
 {
 	const uint8_t *p = *pp;
 	NEED(1);
-	uint8_t tag = *p++;
-	size_t len;
-	switch (tag) {
-	case 100: case 118: NEED(2); len = (size_t)p[0] << 8 | p[1]; p += 2; break;
-	case 115: case 119: NEED(1); len = p[0]; p += 1; break;
+	*tag = *p++;
+	switch (*tag) {
+	case 100: case 118: NEED(2); *len = (size_t)p[0] << 8 | p[1]; p += 2; break;
+	case 115: case 119: NEED(1); *len = p[0]; p += 1; break;
 	default: *why = "atom expected"; return CG_EFORMAT;
 	}
-	NEED(len);
-	*pp = p + len;
+	NEED(*len);
+	*pp = p;
 	return 0;
+}
+
+/* Reads a node atom (for pids etc.) and skips it. */
+static int skip_atom(const uint8_t **pp, const uint8_t *end, const char **why)
+{
+	uint8_t tag;
+	size_t len;
+	int rc = atom_header(pp, end, &tag, &len, why);
+	if (rc == 0)
+		*pp += len;
+	return rc;
 }
 
 static int etf_skip_depth(const uint8_t **pp, const uint8_t *end, const char **why, int depth)
@@ -363,15 +375,11 @@ static int read_atom_text(fprof_arena *a, const uint8_t **pp, const uint8_t *end
 			  const char **s, size_t *len, const char **why)
 {
 	const uint8_t *p = *pp;
-	NEED(1);
-	uint8_t tag = *p++;
+	uint8_t tag;
 	size_t n;
-	switch (tag) {
-	case 100: case 118: NEED(2); n = (size_t)p[0] << 8 | p[1]; p += 2; break;
-	case 115: case 119: NEED(1); n = p[0]; p += 1; break;
-	default: *why = "atom expected"; return CG_EFORMAT;
-	}
-	NEED(n);
+	int rc = atom_header(&p, end, &tag, &n, why);
+	if (rc)
+		return rc;
 	if (tag == 100 || tag == 115)
 		*s = latin1_to_utf8(a, p, n, len);
 	else {
