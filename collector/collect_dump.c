@@ -67,6 +67,17 @@ static void CGC_TEXT out_u64(struct out *o, uint64_t v)
 	out_bytes(o, tmp + i, sizeof tmp - (size_t)i);
 }
 
+/* One cgtree record: a keyword and numbers separated by single spaces. */
+static void CGC_TEXT out_record(struct out *o, const char *keyword, const uint64_t *v, size_t n)
+{
+	out_str(o, keyword);
+	for (size_t i = 0; i < n; i++) {
+		out_str(o, " ");
+		out_u64(o, v[i]);
+	}
+	out_str(o, "\n");
+}
+
 static void CGC_TEXT out_hex(struct out *o, uint64_t v)
 {
 	char tmp[20];
@@ -329,35 +340,15 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 		}
 		n->id = next_id++;
 		if (n->kind & CGC_NODE_LINK) {
-			out_str(o, "link ");
-			out_u64(o, n->id);
-			out_str(o, " ");
-			out_u64(o, n->parent->id);
-			out_str(o, " ");
-			out_u64(o, (uint64_t)fid);
-			out_str(o, " ");
-			out_u64(o, n->calls);
-			out_str(o, " ");
-			out_u64(o, n->target->id);
-			out_str(o, "\n");
+			const uint64_t link[] = { n->id, n->parent->id, (uint64_t)fid, n->calls,
+						  n->target->id };
+			out_record(o, "link", link, sizeof link / sizeof link[0]);
 			continue;
 		}
 		uint64_t cost = g_mode == CGC_MODE_CALLS ? n->calls + n->recursive + n->aux : n->ticks;
-		out_str(o, "node ");
-		out_u64(o, n->id);
-		out_str(o, " ");
-		out_u64(o, n->parent->id);
-		out_str(o, " ");
-		out_u64(o, (uint64_t)fid);
-		out_str(o, " ");
-		out_u64(o, n->calls);
-		out_str(o, " ");
-		out_u64(o, n->redos);
-		out_str(o, " ");
-		out_u64(o, n->recursive);
-		out_str(o, " ");
-		out_u64(o, cost);
-		out_str(o, "\n");
+		const uint64_t node[] = { n->id, n->parent->id, (uint64_t)fid, n->calls, n->redos,
+					  n->recursive, cost };
+		out_record(o, "node", node, sizeof node / sizeof node[0]);
 		if (push_children(&st, n) != 0)
 			rc = -1;
 	}
