@@ -56,33 +56,35 @@ static uint32_t raw_hash(const uint8_t *p, size_t n)
 	return (uint32_t)(h ^ h >> 32);
 }
 
-static int raw_find(const struct rawcache *c, const uint8_t *p, size_t n, uint32_t h, uint32_t *val)
+/* The stored key with these bytes (hash h), or NULL. */
+static inline const struct rawkey *raw_lookup(const struct rawcache *c, const uint8_t *p,
+					      size_t n, uint32_t h)
 {
 	if (!c->scap)
-		return 0;
+		return NULL;
 	for (size_t j = h & (c->scap - 1); c->slot[j]; j = (j + 1) & (c->scap - 1)) {
 		const struct rawkey *k = &c->keys[c->slot[j] - 1];
-		if (k->len == n && memcmp(k->bytes, p, n) == 0) {
-			*val = k->val;
-			return 1;
-		}
+		if (k->len == n && memcmp(k->bytes, p, n) == 0)
+			return k;
 	}
-	return 0;
+	return NULL;
+}
+
+static int raw_find(const struct rawcache *c, const uint8_t *p, size_t n, uint32_t h, uint32_t *val)
+{
+	const struct rawkey *k = raw_lookup(c, p, n, h);
+	if (k)
+		*val = k->val;
+	return k != NULL;
 }
 
 static int raw_find_bytes(const struct rawcache *c, const uint8_t *p, size_t n, uint32_t h,
 			  const uint8_t **bytes)
 {
-	if (!c->scap)
-		return 0;
-	for (size_t j = h & (c->scap - 1); c->slot[j]; j = (j + 1) & (c->scap - 1)) {
-		const struct rawkey *k = &c->keys[c->slot[j] - 1];
-		if (k->len == n && memcmp(k->bytes, p, n) == 0) {
-			*bytes = k->bytes;
-			return 1;
-		}
-	}
-	return 0;
+	const struct rawkey *k = raw_lookup(c, p, n, h);
+	if (k)
+		*bytes = k->bytes;
+	return k != NULL;
 }
 
 static int raw_add(struct rawcache *c, fprof_arena *a, const uint8_t *p, size_t n, uint32_t h,
