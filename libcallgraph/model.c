@@ -439,8 +439,6 @@ static int part_cover(cg_profile *p, struct part *pt)
 		return 0;
 	size_t cap = pt->fcap, nev = p->nev ? p->nev : 1;
 	size_t need = p->nfuncs ? p->nfuncs : 1;
-	if (need <= cap && pt->self)
-		return 0;
 	size_t n = cap ? cap : 64;
 	while (n < need)
 		n *= 2;
