@@ -28,30 +28,33 @@ static void usage(FILE *out)
 		prog, (int)strlen(prog), "", (int)strlen(prog), "");
 }
 
-static void progress(void *ctx, size_t index, size_t count, const char *path)
+/* The library's diagnostics: warnings always, progress only on a
+ * terminal (ctx non-NULL), per file and, within one big input, redrawn in
+ * place. */
+static void diagnostic(void *ctx, const cg_diagnostic *d)
 {
-	(void)ctx;
-	fprintf(stderr, "%s: reading %s (%zu/%zu)\n", prog, path, index + 1, count);
-}
-
-/* Progress within one big input, redrawn in place on the terminal. */
-static void progress_bytes(void *ctx, uint64_t done, uint64_t total)
-{
-	(void)ctx;
-	if (total)
-		fprintf(stderr, "\r%s: %llu of %llu MB (%d%%)", prog,
-			(unsigned long long)(done >> 20), (unsigned long long)(total >> 20),
-			(int)(done * 100 / total));
-	else
-		fprintf(stderr, "\r%s: %llu MB", prog, (unsigned long long)(done >> 20));
-	if (total && done >= total)
-		fputc('\n', stderr);
-}
-
-static void warn(void *ctx, const char *message)
-{
-	(void)ctx;
-	fprintf(stderr, "%s: warning: %s\n", prog, message);
+	switch (d->kind) {
+	case CG_DIAG_WARNING:
+		fprintf(stderr, "%s: warning: %s\n", prog, d->message);
+		break;
+	case CG_DIAG_INPUT:
+		if (ctx)
+			fprintf(stderr, "%s: reading %s (%zu/%zu)\n", prog, d->file, d->index + 1,
+				d->count);
+		break;
+	case CG_DIAG_BYTES:
+		if (!ctx)
+			break;
+		if (d->total)
+			fprintf(stderr, "\r%s: %llu of %llu MB (%d%%)", prog,
+				(unsigned long long)(d->done >> 20),
+				(unsigned long long)(d->total >> 20), (int)(d->done * 100 / d->total));
+		else
+			fprintf(stderr, "\r%s: %llu MB", prog, (unsigned long long)(d->done >> 20));
+		if (d->total && d->done >= d->total)
+			fputc('\n', stderr);
+		break;
+	}
 }
 
 static int exit_for(int code)
@@ -96,23 +99,26 @@ static int run(int argc, char **argv, const char **transparent)
 	};
 	cg_read_options ropts = CG_READ_OPTIONS_INIT;
 	cg_write_options wopts = CG_WRITE_OPTIONS_INIT;
-	cg_format to = CG_FORMAT_UNKNOWN;
+	const char *to = NULL;
+	char names[512];
 	const char *output = "-";
 	size_t ntransparent = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "f:t:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			ropts.format = cg_format_from_name(optarg);
-			if (!cg_format_can_read(ropts.format)) {
-				fprintf(stderr, "%s: cannot read '%s' input\n", prog, optarg);
+			ropts.format = optarg;
+			if (!cg_format_can_read(cg_format_find(optarg))) {
+				fprintf(stderr, "%s: cannot read '%s' input (one of: %s)\n", prog, optarg,
+					cg_format_list(names, sizeof names, 0));
 				return 2;
 			}
 			break;
 		case 't':
-			to = cg_format_from_name(optarg);
-			if (!cg_format_can_write(to)) {
-				fprintf(stderr, "%s: cannot write '%s' output\n", prog, optarg);
+			to = optarg;
+			if (!cg_format_can_write(cg_format_find(optarg))) {
+				fprintf(stderr, "%s: cannot write '%s' output (one of: %s)\n", prog, optarg,
+					cg_format_list(names, sizeof names, 1));
 				return 2;
 			}
 			break;
@@ -151,7 +157,7 @@ static int run(int argc, char **argv, const char **transparent)
 			return 2;
 		}
 	}
-	if (to == CG_FORMAT_UNKNOWN) {
+	if (!to) {
 		fprintf(stderr, "%s: no output format (-t)\n", prog);
 		usage(stderr);
 		return 2;
@@ -160,7 +166,7 @@ static int run(int argc, char **argv, const char **transparent)
 	const char *const *inputs = (const char *const *)argv + optind;
 	size_t ninputs = (size_t)(argc - optind);
 	if (ninputs == 0) {
-		if (ropts.format != CG_FORMAT_GMON) {
+		if (!ropts.format || strcmp(ropts.format, "gmon") != 0) {
 			fprintf(stderr, "%s: no input files\n", prog);
 			usage(stderr);
 			return 2;
@@ -168,11 +174,8 @@ static int run(int argc, char **argv, const char **transparent)
 		inputs = &default_input;
 		ninputs = 1;
 	}
-	if (isatty(STDERR_FILENO)) {
-		ropts.progress = progress;
-		ropts.progress_bytes = progress_bytes;
-	}
-	ropts.warn = warn;
+	ropts.diag = diagnostic;
+	ropts.diag_ctx = isatty(STDERR_FILENO) ? (void *)&ropts : NULL;
 
 	cg_error err = CG_ERROR_INIT;
 	cg_profile *p = NULL;

@@ -144,8 +144,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'o': a->output = optarg; break;
 		case 'f':
-			a->ropts.format = cg_format_from_name(optarg);
-			if (!cg_format_can_read(a->ropts.format)) {
+			a->ropts.format = optarg;
+			if (!cg_format_can_read(cg_format_find(optarg))) {
 				fprintf(stderr, "%s: cannot read '%s' input\n", prog, optarg);
 				return -1;
 			}

@@ -1,7 +1,10 @@
 # tests/module.mk — shared by everyone: generic rules only.
 # tests/test_*.c -> $(B)/tests/test_*   (C unit tests printing TAP; run by a .t)
 # tests/fuzz_*.c -> $(B)/tests/fuzz_*   (replay drivers: run each file of a corpus)
-# Both link the static library so internals can be tested.
+# Both link the static library so internals can be tested, and may include
+# any folder's internal headers.
+LIB_ALL_INC := $(call cg_inc,core symbols graph gprof diff formats/fprof) $(XML_CFLAGS)
+$(B)/tests/%.o: MODULE_INC := $(LIB_ALL_INC)
 TEST_SRCS   := $(sort $(wildcard tests/test_*.c))
 FUZZ_SRCS   := $(sort $(wildcard tests/fuzz_*.c))
 TEST_BINS   := $(TEST_SRCS:tests/%.c=$(B)/tests/%)
@@ -22,7 +25,7 @@ fuzz:
 	  name=$$(basename $$src .c); corpus=testdata/fuzz/$${name#fuzz_}; \
 	  echo "== $$name ($(FUZZ_SECONDS)s, corpus $$corpus)"; \
 	  $(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -DCG_FUZZ_LIBFUZZER -D_GNU_SOURCE \
-	    -Ilibcallgraph/include -Ilibcallgraph -I/usr/include/libxml2 \
+	    -Ilibcallgraph/include $(LIB_ALL_INC) \
 	    -o $(B)/fuzz/$$name $$src $(LIB_SRCS) $(LIB_LIBS) -lpthread; \
 	  mkdir -p $(B)/fuzz/corpus-$$name; \
 	  $(B)/fuzz/$$name -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \

@@ -3,11 +3,16 @@
  * writer over every format libcallgraph knows.
  *
  * cgconvert and cgdiff go through this module, so a new reader or writer
- * is wired in once (formats.c) and every tool gets it.
+ * is registered once (formats/registry.c, or cg_format_register() from a
+ * program) and every tool gets it.
+ *
+ * Thread safety: everything here may be called from several threads at
+ * once on different profiles.
  *
  * Invariants:
- *  - cg_format_name() and cg_format_from_name() are inverse on every value
- *    except CG_FORMAT_UNKNOWN.
+ *  - cg_format_find(cg_format_name(f)) == f for every registered f.
+ *  - Every entry point checks the options' version field and refuses
+ *    (CG_EUSAGE) a version it does not know.
  *  - cg_read_file() returns a profile the caller frees with
  *    cg_profile_free(); on failure *out is NULL and err says which file,
  *    where, and what was wrong.
@@ -24,76 +29,93 @@
 extern "C" {
 #endif
 
-typedef enum cg_format {
-	CG_FORMAT_UNKNOWN = 0,
-	/* inputs (and some outputs) */
-	CG_FORMAT_GMON,            /* "gmon": gmon.out + executable */
-	CG_FORMAT_CALLGRIND,       /* "callgrind" (read and write) */
-	CG_FORMAT_XML,             /* "xml": our lossless schema (read and write) */
-	CG_FORMAT_FPROF_TRACE,     /* "fprof-trace": Erlang dbg trace file */
-	CG_FORMAT_FPROF_ANALYSIS,  /* "fprof-analysis": fprof:analyse text */
-	CG_FORMAT_CGTREE,          /* "cgtree": our collector's file */
-	/* outputs only */
-	CG_FORMAT_GPROF,           /* "gprof": brief flat profile + call graph */
-	CG_FORMAT_FLAT,            /* "flat": gprof flat profile (brief) */
-	CG_FORMAT_GRAPH,           /* "graph": gprof call graph (brief) */
-	CG_FORMAT_FOLDED,          /* "folded": folded stacks for flame graphs */
-	CG_FORMAT_DOT,             /* "dot": Graphviz call graph */
-	CG_FORMAT_FPROF            /* "fprof": fprof:analyse-style text */
-} cg_format;
+/* A format: an entry of the registry (callgraph/sys/format.h has its
+ * fields, for programs that add formats).  Built-in names: gmon,
+ * callgrind, xml, cgtree, fprof-trace, fprof-analysis (inputs);
+ * callgrind, xml, gprof, flat, graph, folded, dot, fprof (outputs). */
+typedef struct cg_format_ops cg_format_ops;
+/* One input (a file, a pipe, standard input or a buffer); see
+ * callgraph/sys/format.h. */
+typedef struct cg_source cg_source;
 
-/* ---- names ---------------------------------------------------------------- */
+/* ---- the registry ---------------------------------------------------------- */
 
-/* "gmon", "callgrind", ...; "unknown" for CG_FORMAT_UNKNOWN. */
-CG_EXTERN const char *cg_format_name(cg_format format);
-/* CG_FORMAT_UNKNOWN when the name is not one of cg_format_name()'s. */
-CG_EXTERN cg_format cg_format_from_name(const char *name);
-/* Whether libcallgraph (as built) can read / write the format. */
-CG_EXTERN int cg_format_can_read(cg_format format);
-CG_EXTERN int cg_format_can_write(cg_format format);
+/* The format registered under `name`, or NULL. */
+CG_EXTERN const cg_format_ops *cg_format_find(const char *name);
+/* Every registered format, built-in ones first, in registration order. */
+CG_EXTERN size_t cg_format_count(void);
+CG_EXTERN const cg_format_ops *cg_format_at(size_t i);
+CG_EXTERN const char *cg_format_name(const cg_format_ops *format);
+/* Whether the format can be read / written. */
+CG_EXTERN int cg_format_can_read(const cg_format_ops *format);
+CG_EXTERN int cg_format_can_write(const cg_format_ops *format);
+/* The names of the formats that can be read (or written), comma
+ * separated, for messages such as "unknown format 'x' (one of: ...)".
+ * Written to buf (always terminated); returns buf. */
+CG_EXTERN char *cg_format_list(char *buf, size_t size, int writable);
 
 /* ---- detection -------------------------------------------------------------- */
 
-/* Guesses the format of a file from its first bytes (pass at least 4 KiB
- * when available).  CG_FORMAT_UNKNOWN when nothing matches. */
-CG_EXTERN cg_format cg_format_detect(const void *head, size_t len);
-/* Reads the start of `path` and detects its format.  CG_EFORMAT (with a
- * message naming the file) when nothing matches, CG_EIO when unreadable. */
-CG_EXTERN int cg_format_detect_file(const char *path, cg_format *out, cg_error *err);
+/* The readable format an input starting with `head` most likely is (pass
+ * the first 64 KiB when available), or NULL. */
+CG_EXTERN const cg_format_ops *cg_format_detect(const void *head, size_t len);
+/* Opens `path` ("-" = standard input, consumed), and detects its format.
+ * CG_EFORMAT (naming the file) when nothing matches, CG_EIO when
+ * unreadable. */
+CG_EXTERN int cg_format_detect_file(const char *path, const cg_format_ops **out,
+				    cg_error *err);
+
+/* ---- diagnostics ----------------------------------------------------------- */
+
+/* Everything a reader has to say while it works goes through one callback:
+ * warnings (the input is usable but odd), and progress. */
+typedef enum cg_diag_kind {
+	CG_DIAG_WARNING = 1,       /* message, file, line or offset */
+	CG_DIAG_INPUT,             /* starting input `index` of `count`: file */
+	CG_DIAG_BYTES              /* `done` of `total` bytes (total 0: unknown) */
+} cg_diag_kind;
+
+typedef struct cg_diagnostic {
+	cg_diag_kind kind;
+	const char *file;          /* the input concerned, or NULL */
+	uint64_t line;             /* 1-based line, 0 when not a text position */
+	uint64_t offset;           /* byte offset when line is 0 and it is known */
+	const char *message;       /* WARNING: one line, no newline */
+	size_t index, count;       /* INPUT */
+	uint64_t done, total;      /* BYTES */
+} cg_diagnostic;
+
+typedef void (*cg_diag_fn)(void *ctx, const cg_diagnostic *diag);
 
 /* ---- reading ------------------------------------------------------------------ */
 
 typedef struct cg_read_options {
 	unsigned version;             /* CG_READ_OPTIONS_VERSION */
-	cg_format format;             /* CG_FORMAT_UNKNOWN: detect from content */
+	const char *format;           /* a format name; NULL: detect from content */
 	const char *executable;       /* gmon: the profiled program; NULL = "a.out" */
-	/* Called with (ctx, file index, file count, path) before each input is
-	 * read, so a tool can show progress.  May be NULL. */
-	void (*progress)(void *ctx, size_t index, size_t count, const char *path);
-	void *progress_ctx;
-	/* Called every few MB while one big input is read (fprof traces), with
-	 * bytes done and the file size (0 when unknown).  Gets progress_ctx.
-	 * May be NULL. */
-	void (*progress_bytes)(void *ctx, uint64_t done, uint64_t total);
-	/* Warnings that do not stop reading (one line, no newline), e.g. trace
-	 * message kinds fprof does not know.  May be NULL. */
-	void (*warn)(void *ctx, const char *message);
-	void *warn_ctx;
+	/* Warnings and progress; NULL drops them. */
+	cg_diag_fn diag;
+	void *diag_ctx;
 	/* fprof traces: give `suspend` its waiting time as self cost, so each
 	 * process's self costs add up to its traced wall time and inclusive
-	 * costs stay within the total in KCachegrind (the mapping the spec
-	 * recommends).  0 keeps fprof's numbers (suspend's OWN is 0).  What the
-	 * fprof analysis writer prints is the same either way. */
+	 * costs stay within the total in KCachegrind (the mapping
+	 * docs/fprof.md recommends).  0 keeps fprof's numbers (suspend's OWN
+	 * is 0).  What the fprof analysis writer prints is the same either
+	 * way. */
 	int fprof_suspend_self;
 } cg_read_options;
 
-#define CG_READ_OPTIONS_VERSION 1
+#define CG_READ_OPTIONS_VERSION 2
 #define CG_READ_OPTIONS_INIT \
-	{ CG_READ_OPTIONS_VERSION, CG_FORMAT_UNKNOWN, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+	{ .version = CG_READ_OPTIONS_VERSION }
 
-/* Reads one profile file of any readable format. opts may be NULL. */
+/* Reads one profile file of any readable format ("-" = standard input).
+ * opts may be NULL.  Errors name the file. */
 CG_EXTERN int cg_read_file(cg_profile **out, const char *path,
 			   const cg_read_options *opts, cg_error *err);
+/* The same from an open source (which stays the caller's to close). */
+CG_EXTERN int cg_read_source(cg_profile **out, cg_source *src,
+			     const cg_read_options *opts, cg_error *err);
 
 /* Reads several files of one format and merges them into one profile
  * (events matched by name, functions by identity, parts by name; costs,
@@ -129,14 +151,16 @@ typedef struct cg_write_options {
 } cg_write_options;
 
 #define CG_WRITE_OPTIONS_VERSION 1
-#define CG_WRITE_OPTIONS_INIT { CG_WRITE_OPTIONS_VERSION, NULL, 0, NULL, 0 }
+#define CG_WRITE_OPTIONS_INIT { .version = CG_WRITE_OPTIONS_VERSION }
 
-/* Writes `profile` in `format` to an open stream. opts may be NULL. */
-CG_EXTERN int cg_write(const cg_profile *profile, cg_format format, FILE *out,
+/* Writes `profile` in the format named `format` to an open stream. opts
+ * may be NULL.  CG_EUSAGE for a format that does not exist or cannot be
+ * written. */
+CG_EXTERN int cg_write(const cg_profile *profile, const char *format, FILE *out,
 		       const cg_write_options *opts, cg_error *err);
-/* The same to a file (atomically: temporary file renamed on success);
- * path "-" or NULL writes to stdout. */
-CG_EXTERN int cg_write_file(const cg_profile *profile, cg_format format, const char *path,
+/* The same to a file (atomically, see cg_output_open); path "-" or NULL
+ * writes to stdout. */
+CG_EXTERN int cg_write_file(const cg_profile *profile, const char *format, const char *path,
 			    const cg_write_options *opts, cg_error *err);
 
 /* ---- simple writers (also reachable through cg_write) ---------------------- */
