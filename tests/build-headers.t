@@ -37,4 +37,9 @@ soname=$(readelf -d "$WORK/root/usr/lib/libcallgraph.so" | sed -n 's/.*SONAME.*\
 is "the shared library has a SONAME" "$soname" "libcallgraph.so.0"
 exported=$(nm -D --defined-only "$WORK/root/usr/lib/libcallgraph.so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | grep -v '^cg_' | head -5)
 is "only cg_* symbols are exported" "$exported" ""
+# The static library has no version script to hide behind: every global
+# symbol of every object in it must carry the prefix too, or it can clash
+# with a program's own names at link time.
+static_globals=$(nm -g --defined-only "$WORK/root/usr/lib/libcallgraph.a" | awk 'NF == 3 {print $3}' | grep -v '^cg_' | head -5)
+is "every global symbol of the static library starts with cg_" "$static_globals" ""
 done_testing

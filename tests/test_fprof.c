@@ -435,7 +435,7 @@ static void test_collapse_is_a_square_test(void)
 			seed = seed * 6364136223846793005ul + 1442695040888963407ul;
 			y[i] = (uint32_t)((seed >> 33) % alpha);
 		}
-		uint32_t want = fp_collapse_reference(y, len), got = 0;
+		uint32_t want = cg_fp_collapse_reference(y, len), got = 0;
 		for (uint32_t k = 1; 2 * k < len && !got; k++) {
 			uint32_t i = 0;
 			while (i <= k && y[i] == y[k + i])
@@ -456,12 +456,12 @@ static void test_term_printing(void)
 	const char *src = "{fpdemo,'-run/0-lc$^1/1-1-',1,'Abc',a@b,'end',\"x\\\"y\",<<1,2>>,<<\"ab\">>,[1,2|3],#{a => 1},\xc3\xbc,1.5,-3}";
 	const char *q = src, *why;
 	fprof_term *t;
-	check_int(fprof_term_parse(&a, &q, src + strlen(src), &t, &why), ==, 0);
+	check_int(cg_fprof_term_parse(&a, &q, src + strlen(src), &t, &why), ==, 0);
 	fprof_buf b = { 0 };
-	fprof_term_write(&b, t);
-	check_str(fprof_buf_cstr(&b), src);
-	fprof_buf_release(&b);
-	fprof_arena_release(&a);
+	cg_fprof_term_write(&b, t);
+	check_str(cg_fprof_buf_cstr(&b), src);
+	cg_fprof_buf_release(&b);
+	cg_fprof_arena_release(&a);
 }
 
 int main(int argc, char **argv)

@@ -52,7 +52,7 @@ static void test_msort_matches_glibc(void)
 			idx[i] = (uint32_t)i;
 		}
 		qsort(arr, n, sizeof *arr, cmp_qsort);
-		check_int(gp_msort(idx, n, cmp_msort, NULL), ==, 0);
+		check_int(cg_gp_msort(idx, n, cmp_msort, NULL), ==, 0);
 		for (size_t i = 0; i < n; i++)
 			if ((uint32_t)arr[i].id != idx[i]) {
 				check_int(idx[i], ==, arr[i].id);

@@ -83,7 +83,7 @@ static void assign_times(cg_gprof_analysis *a)
 	    && !meta_double(p, "gmon.total_samples", &total))
 		total = sum;
 	for (uint32_t i = 0; i < a->nsyms; i++) {
-		if (!gp_passes(a, CG_GPROF_INCL_FLAT, i)) {
+		if (!cg_gp_passes(a, CG_GPROF_INCL_FLAT, i)) {
 			total -= a->syms[i].time;
 			a->syms[i].time = 0.0;
 		}
@@ -147,7 +147,7 @@ static int build_arcs(cg_gprof_analysis *a, cg_error *err)
 		uint32_t ps = a->sym_of_fid[m->caller], cs = a->sym_of_fid[m->callee];
 		if (ps == GP_NONE || cs == GP_NONE)
 			continue;
-		if (!gp_arc_passes(a, ps, cs))
+		if (!cg_gp_arc_passes(a, ps, cs))
 			continue;
 		a->arcs[n] = (gp_arc){ ps, cs, m->count, 0.0, 0.0, m->inclusive };
 		a->arc_of_model[i] = n;
@@ -213,15 +213,15 @@ int cg_gprof_analyze(cg_gprof_analysis **out, const cg_profile *p, unsigned part
 
 	int rc = build_symbols(a, err);
 	if (!rc)
-		rc = gp_tables_build(a, opts, err);
+		rc = cg_gp_tables_build(a, opts, err);
 	if (!rc) {
 		assign_times(a);
 		rc = build_arcs(a, err);
 	}
 	if (!rc)
-		rc = gp_find_cycles(a, err);
+		rc = cg_gp_find_cycles(a, err);
 	if (!rc)
-		rc = gp_propagate(a, err);
+		rc = cg_gp_propagate(a, err);
 	if (rc) {
 		cg_gprof_analysis_free(a);
 		return rc;
@@ -234,7 +234,7 @@ void cg_gprof_analysis_free(cg_gprof_analysis *a)
 {
 	if (!a)
 		return;
-	gp_tables_free(a);
+	cg_gp_tables_free(a);
 	free(a->syms);
 	free(a->sym_of_fid);
 	free(a->arcs);
@@ -315,7 +315,7 @@ int cg_gprof_tables_new(cg_gprof_tables **out, const cg_profile *p,
 	t->a->profile = p;
 	int rc = build_symbols(t->a, err);
 	if (!rc)
-		rc = gp_tables_build(t->a, opts, err);
+		rc = cg_gp_tables_build(t->a, opts, err);
 	if (rc) {
 		cg_gprof_tables_free(t);
 		return rc;
@@ -338,7 +338,7 @@ int cg_gprof_flat_filter(void *ctx, const cg_profile *p, cg_fid f)
 	(void)p;
 	if (!t || f >= t->a->nfuncs || t->a->sym_of_fid[f] == GP_NONE)
 		return 1;
-	return gp_passes(t->a, CG_GPROF_INCL_FLAT, t->a->sym_of_fid[f]);
+	return cg_gp_passes(t->a, CG_GPROF_INCL_FLAT, t->a->sym_of_fid[f]);
 }
 
 int cg_gprof_report(const cg_profile *p, unsigned part, unsigned parts,

@@ -184,7 +184,7 @@ static int fill_lines(annotator *an)
 	for (uint32_t i = 0; i < a->nsyms; i++) {
 		uint32_t f = an->file_of_sym[i];
 		if (f != GP_NONE && a->syms[i].line > an->files[f].num_lines
-		    && gp_passes(a, CG_GPROF_INCL_ANNO, i))
+		    && cg_gp_passes(a, CG_GPROF_INCL_ANNO, i))
 			an->files[f].num_lines = a->syms[i].line;
 	}
 	for (size_t f = 0; f < an->nfiles; f++)
@@ -197,7 +197,7 @@ static int fill_lines(annotator *an)
 		const gp_sym *s = &a->syms[i];
 		uint32_t f = an->file_of_sym[i];
 		if (f == GP_NONE || !an->files[f].num_lines || s->line == 0
-		    || !gp_passes(a, CG_GPROF_INCL_ANNO, i))
+		    || !cg_gp_passes(a, CG_GPROF_INCL_ANNO, i))
 			continue;
 		src_file *sf = &an->files[f];
 		sf->ncalls += s->ncalls;
@@ -384,7 +384,7 @@ static int annotate_file(annotator *an, src_file *sf)
 			return CG_ENOMEM;
 		for (uint32_t i = 0; i < sf->num_lines; i++)
 			order[i] = i;
-		if (gp_msort(order, sf->num_lines, cmp_ncalls, sf)) {
+		if (cg_gp_msort(order, sf->num_lines, cmp_ncalls, sf)) {
 			free(order);
 			return CG_ENOMEM;
 		}
@@ -411,7 +411,7 @@ static int annotate_file(annotator *an, src_file *sf)
 	return 0;
 }
 
-int gp_print_annotated(const cg_gprof_analysis *a, FILE *out, int *first_output)
+int cg_gp_print_annotated(const cg_gprof_analysis *a, FILE *out, int *first_output)
 {
 	annotator an = { 0 };
 	an.a = a;

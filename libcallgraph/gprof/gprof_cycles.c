@@ -165,7 +165,7 @@ static int link_cycles(cg_gprof_analysis *a, cg_error *err)
 	return 0;
 }
 
-int gp_find_cycles(cg_gprof_analysis *a, cg_error *err)
+int cg_gp_find_cycles(cg_gprof_analysis *a, cg_error *err)
 {
 	uint32_t n = a->nsyms;
 	for (uint32_t i = 0; i < n; i++) {

@@ -74,7 +74,7 @@ static int tree_arc_self(const cg_gprof_analysis *a, const uint32_t *arc_of_mode
 	return 0;
 }
 
-int gp_exact_inclusive(cg_gprof_analysis *a, const uint32_t *arc_of_model, cg_error *err)
+int cg_gp_exact_inclusive(cg_gprof_analysis *a, const uint32_t *arc_of_model, cg_error *err)
 {
 	const cg_profile *p = a->profile;
 	unsigned ev = a->opts.event;

@@ -116,16 +116,16 @@ static void flat_row(gp_printer *pr, uint32_t si, double total, double scale, do
 	else
 		fprintf(pr->out, " %8.8s %8.8s %8.8s  ", "", "", "");
 	if (pr->bsd)
-		gp_print_name(pr, si);
+		cg_gp_print_name(pr, si);
 	else
-		gp_print_name_only(pr, si);
+		cg_gp_print_name_only(pr, si);
 	fputc('\n', pr->out);
 }
 
-int gp_print_flat(gp_printer *pr)
+int cg_gp_print_flat(gp_printer *pr)
 {
 	const cg_gprof_analysis *a = pr->a;
-	gp_section_start(pr);
+	cg_gp_section_start(pr);
 	if (pr->bsd) {
 		if (!a->opts.brief) {
 			fputs("\n\n\nflat profile:\n", pr->out);
@@ -140,7 +140,7 @@ int gp_print_flat(gp_printer *pr)
 		return CG_ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		order[i] = i;
-	if (gp_msort(order, n, cmp_time, a)) {
+	if (cg_gp_msort(order, n, cmp_time, a)) {
 		free(order);
 		return CG_ENOMEM;
 	}
@@ -149,7 +149,7 @@ int gp_print_flat(gp_printer *pr)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t si = order[i];
 		const gp_sym *s = &a->syms[si];
-		if (!gp_passes(a, CG_GPROF_INCL_FLAT, si))
+		if (!cg_gp_passes(a, CG_GPROF_INCL_FLAT, si))
 			continue;
 		if (!a->opts.zero && s->ncalls == 0 && s->time == 0)
 			continue;

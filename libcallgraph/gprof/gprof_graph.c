@@ -94,14 +94,14 @@ static int cmp_arc_sorted(const void *ctx, uint32_t l, uint32_t r)
  * reverse list order.  cmp_arc is a consistent ordering, hence a stable
  * sort of the reversed list gives the same result without gprof's
  * quadratic cost on functions with thousands of callers. */
-int gp_sort_arc_list(gp_printer *pr, const uint32_t *list, uint32_t n, int descending)
+int cg_gp_sort_arc_list(gp_printer *pr, const uint32_t *list, uint32_t n, int descending)
 {
-	if (gp_reserve(pr, n))
+	if (cg_gp_reserve(pr, n))
 		return CG_ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		pr->buf[i] = list[n - 1 - i];
 	arc_sort_ctx ctx = { pr->a, descending ? -1 : 1 };
-	return gp_msort(pr->buf, n, cmp_arc_sorted, &ctx);
+	return cg_gp_msort(pr->buf, n, cmp_arc_sorted, &ctx);
 }
 
 static const char *count_only_fmt(int bsd)
@@ -127,7 +127,7 @@ static int print_parents(gp_printer *pr, uint32_t c)
 			"", "", "", "", "", "");
 		return 0;
 	}
-	if (gp_sort_arc_list(pr, a->parent_lists + cs->first_parent, cs->nparents, 0))
+	if (cg_gp_sort_arc_list(pr, a->parent_lists + cs->first_parent, cs->nparents, 0))
 		return CG_ENOMEM;
 	const gp_sym *head = &a->syms[cs->head];
 	for (uint32_t i = 0; i < cs->nparents; i++) {
@@ -140,7 +140,7 @@ static int print_parents(gp_printer *pr, uint32_t c)
 			fprintf(out, arc_fmt(pr->bsd), "", "", arc->time / a->hz,
 				arc->child_time / a->hz, (unsigned long)arc->count,
 				(unsigned long)head->ncalls);
-		gp_print_name(pr, p);
+		cg_gp_print_name(pr, p);
 		fputc('\n', out);
 	}
 	return 0;
@@ -151,7 +151,7 @@ static int print_children(gp_printer *pr, uint32_t p)
 	const cg_gprof_analysis *a = pr->a;
 	const gp_sym *ps = &a->syms[p];
 	FILE *out = pr->out;
-	if (gp_sort_arc_list(pr, a->child_lists + ps->first_child, ps->nchildren, 1))
+	if (cg_gp_sort_arc_list(pr, a->child_lists + ps->first_child, ps->nchildren, 1))
 		return CG_ENOMEM;
 	for (uint32_t i = 0; i < ps->nchildren; i++) {
 		const gp_arc *arc = &a->arcs[pr->buf[i]];
@@ -164,7 +164,7 @@ static int print_children(gp_printer *pr, uint32_t p)
 			fprintf(out, arc_fmt(pr->bsd), "", "", arc->time / a->hz,
 				arc->child_time / a->hz, (unsigned long)arc->count,
 				(unsigned long)a->syms[cs->head].ncalls);
-		gp_print_name(pr, c);
+		cg_gp_print_name(pr, c);
 		fputc('\n', out);
 	}
 	return 0;
@@ -188,7 +188,7 @@ static void print_primary(gp_printer *pr, uint32_t s)
 	} else {
 		fprintf(pr->out, " %7.7s %7.7s ", "", "");
 	}
-	gp_print_name(pr, s);
+	cg_gp_print_name(pr, s);
 	fputc('\n', pr->out);
 }
 
@@ -234,12 +234,12 @@ static int print_cycle(gp_printer *pr, uint32_t cy)
 	uint32_t n = 0;
 	for (uint32_t m = y->next; m != GP_NONE; m = a->syms[m].next)
 		n++;
-	if (gp_reserve(pr, n))
+	if (cg_gp_reserve(pr, n))
 		return CG_ENOMEM;
 	uint32_t *res = pr->buf, k = 0;
 	for (uint32_t m = y->next; m != GP_NONE; m = a->syms[m].next)
 		res[k++] = m;
-	if (gp_msort(res, n, cmp_member_desc, a))
+	if (cg_gp_msort(res, n, cmp_member_desc, a))
 		return CG_ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
 		const gp_sym *m = &a->syms[res[i]];
@@ -250,19 +250,19 @@ static int print_cycle(gp_printer *pr, uint32_t cy)
 		else
 			fprintf(out, " %7.7s", "");
 		fputs("     ", out);
-		gp_print_name(pr, res[i]);
+		cg_gp_print_name(pr, res[i]);
 		fputc('\n', out);
 	}
 	return 0;
 }
 
-int gp_print_graph(gp_printer *pr)
+int cg_gp_print_graph(gp_printer *pr)
 {
 	const cg_gprof_analysis *a = pr->a;
 	FILE *out = pr->out;
 	if (!a->opts.brief && pr->bsd)
 		fputs(bsd_graph_blurb, out);
-	gp_section_start(pr);
+	cg_gp_section_start(pr);
 	if (!pr->bsd)
 		fputs(a->opts.brief ? "\t\t\tCall graph\n\n" : "\t\t     Call graph (explanation follows)\n\n",
 		      out);
@@ -327,7 +327,7 @@ static int cmp_name(const void *ctx, uint32_t l, uint32_t r)
 	return strcmp(a->syms[l].name, a->syms[r].name);
 }
 
-int gp_print_index(gp_printer *pr)
+int cg_gp_print_index(gp_printer *pr)
 {
 	const cg_gprof_analysis *a = pr->a;
 	FILE *out = pr->out;
@@ -341,7 +341,7 @@ int gp_print_index(gp_printer *pr)
 			continue;
 		order[nnames++] = i;
 	}
-	if (gp_msort(order, nnames, cmp_name, a)) {
+	if (cg_gp_msort(order, nnames, cmp_name, a)) {
 		free(order);
 		return CG_ENOMEM;
 	}
@@ -374,9 +374,9 @@ int gp_print_index(gp_printer *pr)
 					fputc(' ', out);
 				fprintf(out, " %s ", label);
 				if (j < nnames) {
-					col += (int)gp_print_name_only(pr, s);
+					col += (int)cg_gp_print_name_only(pr, s);
 					if (!a->opts.line_mode && (sym->flags & CG_FN_STATIC) && sym->file) {
-						const char *file = gp_base_name(sym->file, a->opts.print_path);
+						const char *file = cg_gp_base_name(sym->file, a->opts.print_path);
 						fprintf(out, " (%s)", file);
 						col += (int)strlen(file) + 3;
 					}

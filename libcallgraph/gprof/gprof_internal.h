@@ -115,26 +115,26 @@ struct cg_gprof_analysis {
 /* gprof_sort.c: glibc 2.36 qsort (top-down merge sort), comparison for
  * comparison; sorts uint32_t items with cmp(ctx, a, b). */
 typedef int (*gp_cmp_fn)(const void *ctx, uint32_t a, uint32_t b);
-int gp_msort(uint32_t *items, size_t n, gp_cmp_fn cmp, const void *ctx);
+int cg_gp_msort(uint32_t *items, size_t n, gp_cmp_fn cmp, const void *ctx);
 
 /* gprof_symspec.c */
-int gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_error *err);
-void gp_tables_free(cg_gprof_analysis *a);
-int gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s);
+int cg_gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_error *err);
+void cg_gp_tables_free(cg_gprof_analysis *a);
+int cg_gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s);
 /* S passes (INCL, EXCL): in INCL, or INCL empty and not in EXCL. */
-int gp_passes(const cg_gprof_analysis *a, unsigned incl, uint32_t s);
-int gp_arc_passes(const cg_gprof_analysis *a, uint32_t parent, uint32_t child);
+int cg_gp_passes(const cg_gprof_analysis *a, unsigned incl, uint32_t s);
+int cg_gp_arc_passes(const cg_gprof_analysis *a, uint32_t parent, uint32_t child);
 
 /* gprof_cycles.c: DFS numbering, cycle discovery and numbering; fills
  * top/head/next/cycle of every symbol and appends cycle symbols. */
-int gp_find_cycles(cg_gprof_analysis *a, cg_error *err);
+int cg_gp_find_cycles(cg_gprof_analysis *a, cg_error *err);
 
 /* gprof_propagate.c: flags, fractions, times, index numbers. */
-int gp_propagate(cg_gprof_analysis *a, cg_error *err);
+int cg_gp_propagate(cg_gprof_analysis *a, cg_error *err);
 
 /* gprof_exact.c: replaces proportional arc and children times by the
  * exact ones the profile knows (use_exact_inclusive). */
-int gp_exact_inclusive(cg_gprof_analysis *a, const uint32_t *arc_of_model, cg_error *err);
+int cg_gp_exact_inclusive(cg_gprof_analysis *a, const uint32_t *arc_of_model, cg_error *err);
 
 
 /* gprof_print.c, gprof_flat.c, gprof_graph.c: the report sections. */
@@ -151,23 +151,23 @@ typedef struct gp_printer {
 } gp_printer;
 
 /* The last path component of a source path, or all of it with -L. */
-const char *gp_base_name(const char *path, int print_path);
-size_t gp_print_name_only(gp_printer *pr, uint32_t s);
-void gp_print_name(gp_printer *pr, uint32_t s);
-void gp_section_start(gp_printer *pr);
-int gp_reserve(gp_printer *pr, size_t n);
-int gp_print_flat(gp_printer *pr);
-int gp_print_graph(gp_printer *pr);
-int gp_print_index(gp_printer *pr);
-int gp_print_exec_counts(gp_printer *pr);
+const char *cg_gp_base_name(const char *path, int print_path);
+size_t cg_gp_print_name_only(gp_printer *pr, uint32_t s);
+void cg_gp_print_name(gp_printer *pr, uint32_t s);
+void cg_gp_section_start(gp_printer *pr);
+int cg_gp_reserve(gp_printer *pr, size_t n);
+int cg_gp_print_flat(gp_printer *pr);
+int cg_gp_print_graph(gp_printer *pr);
+int cg_gp_print_index(gp_printer *pr);
+int cg_gp_print_exec_counts(gp_printer *pr);
 /* A parent (descending = 0) or child (1) list in gprof's print order, into
  * pr->buf. */
-int gp_sort_arc_list(gp_printer *pr, const uint32_t *list, uint32_t n, int descending);
+int cg_gp_sort_arc_list(gp_printer *pr, const uint32_t *list, uint32_t n, int descending);
 /* gprof_order.c: -r, after the call graph if it was printed. */
-int gp_print_function_order(gp_printer *pr, int graph_printed);
+int cg_gp_print_function_order(gp_printer *pr, int graph_printed);
 
 /* gprof_annotate.c: the -A listing (to `out`, or -ann files). */
-int gp_print_annotated(const cg_gprof_analysis *a, FILE *out, int *first_output);
+int cg_gp_print_annotated(const cg_gprof_analysis *a, FILE *out, int *first_output);
 
 static inline int gp_is_cycle(const cg_gprof_analysis *a, uint32_t s)
 {

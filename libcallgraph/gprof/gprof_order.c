@@ -58,7 +58,7 @@ static int arc_list(orderer *o, uint32_t s, int parents, uint32_t *n)
 				      : a->child_lists + sym->first_child;
 	*n = parents ? sym->nparents : sym->nchildren;
 	if (o->graph_printed && entry_printed(a, s)) {
-		if (gp_sort_arc_list(o->pr, src, *n, !parents))
+		if (cg_gp_sort_arc_list(o->pr, src, *n, !parents))
 			return CG_ENOMEM;
 		memcpy(o->list, o->pr->buf, *n * sizeof *o->list);
 	} else {
@@ -211,7 +211,7 @@ static int order(orderer *o, uint32_t *mem, size_t narcs)
 		if (a->arcs[k].parent != a->arcs[k].child)
 			arcs[nall++] = (uint32_t)(nfake + k);
 	}
-	if (gp_msort(arcs, nall, cmp_arc_count, o))
+	if (cg_gp_msort(arcs, nall, cmp_arc_count, o))
 		return CG_ENOMEM;
 	unsigned long long total = 0, seen = 0;
 	for (size_t i = 0; i < nall; i++)
@@ -223,7 +223,7 @@ static int order(orderer *o, uint32_t *mem, size_t narcs)
 		o->nuses[o->child[arcs[i]]]++;
 	}
 	memcpy(scratch_syms, used, nused * sizeof *used);
-	if (gp_msort(scratch_syms, nused, cmp_fun_nuses, o))
+	if (cg_gp_msort(scratch_syms, nused, cmp_fun_nuses, o))
 		return CG_ENOMEM;
 
 	/* Functions called from many places in the hottest arcs go first. */
@@ -257,7 +257,7 @@ static int order(orderer *o, uint32_t *mem, size_t narcs)
 	for (uint32_t i = 0; i < last; i++)   /* gprof stops one short */
 		if (o->sym_placed[scratch_syms[i]])
 			emit(o, scratch_syms[i]);
-	if (gp_msort(high, nhigh, cmp_arc_count, o))
+	if (cg_gp_msort(high, nhigh, cmp_arc_count, o))
 		return CG_ENOMEM;
 	place_arcs(o, high, nhigh, 1, unplaced, &nunplaced);
 	place_arcs(o, arcs, nall, 0, unplaced, &nunplaced);
@@ -270,7 +270,7 @@ static int order(orderer *o, uint32_t *mem, size_t narcs)
 	return 0;
 }
 
-int gp_print_function_order(gp_printer *pr, int graph_printed)
+int cg_gp_print_function_order(gp_printer *pr, int graph_printed)
 {
 	const cg_gprof_analysis *a = pr->a;
 	size_t n = (size_t)a->nsyms + a->nvobj + 1;

@@ -19,7 +19,7 @@ extern char *bfd_demangle(struct bfd *abfd, const char *name, int options);
 
 /* ---- names ----------------------------------------------------------------- */
 
-const char *gp_base_name(const char *path, int print_path)
+const char *cg_gp_base_name(const char *path, int print_path)
 {
 	if (print_path)
 		return path;
@@ -40,7 +40,7 @@ static const char *display_name(gp_printer *pr, uint32_t s)
 }
 
 /* gprof's print_name_only: returns the number of characters written. */
-size_t gp_print_name_only(gp_printer *pr, uint32_t s)
+size_t cg_gp_print_name_only(gp_printer *pr, uint32_t s)
 {
 	const cg_gprof_analysis *a = pr->a;
 	const gp_sym *sym = &a->syms[s];
@@ -48,7 +48,7 @@ size_t gp_print_name_only(gp_printer *pr, uint32_t s)
 	size_t len = strlen(name);
 	fputs(name, pr->out);
 	if ((a->opts.line_mode || a->opts.inline_file_names) && sym->file) {
-		const char *file = gp_base_name(sym->file, a->opts.print_path);
+		const char *file = cg_gp_base_name(sym->file, a->opts.print_path);
 		int n;
 		if (a->opts.line_mode)
 			n = fprintf(pr->out, " (%s:%d @ %lx)", file, (int)sym->line,
@@ -61,17 +61,17 @@ size_t gp_print_name_only(gp_printer *pr, uint32_t s)
 	return len;
 }
 
-void gp_print_name(gp_printer *pr, uint32_t s)
+void cg_gp_print_name(gp_printer *pr, uint32_t s)
 {
 	const gp_sym *sym = &pr->a->syms[s];
-	gp_print_name_only(pr, s);
+	cg_gp_print_name_only(pr, s);
 	if (sym->cycle != 0)
 		fprintf(pr->out, " <cycle %u>", sym->cycle);
 	if (pr->a->has_arcs && sym->index != 0)
 		fprintf(pr->out, sym->print_flag ? " [%u]" : " (%u)", sym->index);
 }
 
-void gp_section_start(gp_printer *pr)
+void cg_gp_section_start(gp_printer *pr)
 {
 	if (pr->first_output)
 		pr->first_output = 0;
@@ -79,7 +79,7 @@ void gp_section_start(gp_printer *pr)
 		fputs("\f\n", pr->out);
 }
 
-int gp_reserve(gp_printer *pr, size_t n)
+int cg_gp_reserve(gp_printer *pr, size_t n)
 {
 	if (n <= pr->bufcap)
 		return 0;
@@ -112,18 +112,18 @@ static int cmp_exec(const void *ctx, uint32_t l, uint32_t r)
 	return la < ra ? -1 : la > ra;
 }
 
-int gp_print_exec_counts(gp_printer *pr)
+int cg_gp_print_exec_counts(gp_printer *pr)
 {
 	const cg_gprof_analysis *a = pr->a;
-	gp_section_start(pr);
+	cg_gp_section_start(pr);
 	uint32_t n = 0;
 	uint32_t *order = malloc(((size_t)a->nsyms + 1) * sizeof *order);
 	if (!order)
 		return CG_ENOMEM;
 	for (uint32_t i = 0; i < a->nsyms; i++)
-		if (gp_passes(a, CG_GPROF_INCL_EXEC, i))
+		if (cg_gp_passes(a, CG_GPROF_INCL_EXEC, i))
 			order[n++] = i;
-	if (gp_msort(order, n, cmp_exec, a)) {
+	if (cg_gp_msort(order, n, cmp_exec, a)) {
 		free(order);
 		return CG_ENOMEM;
 	}
@@ -153,19 +153,19 @@ int cg_gprof_print(const cg_gprof_analysis *a, unsigned parts, FILE *out, cg_err
 	if (!pr.names || !pr.named)
 		rc = CG_ENOMEM;
 	if (!rc && (parts & CG_GPROF_GRAPH) && pr.bsd)
-		rc = gp_print_graph(&pr);
+		rc = cg_gp_print_graph(&pr);
 	if (!rc && (parts & CG_GPROF_FLAT))
-		rc = gp_print_flat(&pr);
+		rc = cg_gp_print_flat(&pr);
 	if (!rc && (parts & CG_GPROF_GRAPH) && !pr.bsd)
-		rc = gp_print_graph(&pr);
+		rc = cg_gp_print_graph(&pr);
 	if (!rc && (parts & CG_GPROF_GRAPH))
-		rc = gp_print_index(&pr);
+		rc = cg_gp_print_index(&pr);
 	if (!rc && (parts & CG_GPROF_EXEC_COUNTS))
-		rc = gp_print_exec_counts(&pr);
+		rc = cg_gp_print_exec_counts(&pr);
 	if (!rc && (parts & CG_GPROF_ANNOTATE))
-		rc = gp_print_annotated(a, out, &pr.first_output);
+		rc = cg_gp_print_annotated(a, out, &pr.first_output);
 	if (!rc && (parts & CG_GPROF_FUNCTION_ORDER))
-		rc = gp_print_function_order(&pr, (parts & CG_GPROF_GRAPH) != 0);
+		rc = cg_gp_print_function_order(&pr, (parts & CG_GPROF_GRAPH) != 0);
 	if (pr.names)
 		for (uint32_t i = 0; i < a->nsyms + a->ncycles; i++)
 			free(pr.names[i]);

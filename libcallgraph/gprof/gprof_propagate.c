@@ -69,17 +69,17 @@ static void propagate_flags(cg_gprof_analysis *a, const uint32_t *order)
 			inherit_flags(a, c);
 		}
 		if (!s[c].print_flag) {
-			if (gp_passes(a, CG_GPROF_INCL_GRAPH, c))
+			if (cg_gp_passes(a, CG_GPROF_INCL_GRAPH, c))
 				s[c].print_flag = 1;
-		} else if (!gp_in_table(a, CG_GPROF_INCL_GRAPH, c)
-			   && gp_in_table(a, CG_GPROF_EXCL_GRAPH, c)) {
+		} else if (!cg_gp_in_table(a, CG_GPROF_INCL_GRAPH, c)
+			   && cg_gp_in_table(a, CG_GPROF_EXCL_GRAPH, c)) {
 			s[c].print_flag = 0;
 		}
 		if (s[c].prop_fract == 0.0) {
-			if (gp_passes(a, CG_GPROF_INCL_TIME, c))
+			if (cg_gp_passes(a, CG_GPROF_INCL_TIME, c))
 				s[c].prop_fract = 1.0;
-		} else if (!gp_in_table(a, CG_GPROF_INCL_TIME, c)
-			   && gp_in_table(a, CG_GPROF_EXCL_TIME, c)) {
+		} else if (!cg_gp_in_table(a, CG_GPROF_INCL_TIME, c)
+			   && cg_gp_in_table(a, CG_GPROF_EXCL_TIME, c)) {
 			s[c].prop_fract = 0.0;
 		}
 		s[c].prop_self = s[c].time * s[c].prop_fract;
@@ -167,7 +167,7 @@ static int cmp_total(const void *ctx, uint32_t l, uint32_t r)
 	return strcmp(ls->name, rs->name);
 }
 
-int gp_propagate(cg_gprof_analysis *a, cg_error *err)
+int cg_gp_propagate(cg_gprof_analysis *a, cg_error *err)
 {
 	uint32_t n = a->nsyms, total = a->nsyms + a->ncycles;
 	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
@@ -178,14 +178,14 @@ int gp_propagate(cg_gprof_analysis *a, cg_error *err)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		order[i] = i;
-	int rc = gp_msort(order, n, cmp_topo, a);
+	int rc = cg_gp_msort(order, n, cmp_topo, a);
 	if (!rc) {
 		propagate_flags(a, order);
 		cycle_time(a);
 		for (uint32_t i = 0; i < n; i++)
 			propagate_time(a, order[i]);
 		if (a->opts.use_exact_inclusive) {
-			rc = gp_exact_inclusive(a, a->arc_of_model, err);
+			rc = cg_gp_exact_inclusive(a, a->arc_of_model, err);
 			if (rc) {
 				free(order);
 				return rc;
@@ -193,7 +193,7 @@ int gp_propagate(cg_gprof_analysis *a, cg_error *err)
 		}
 		for (uint32_t i = 0; i < total; i++)
 			a->index_order[i] = i;
-		rc = gp_msort(a->index_order, total, cmp_total, a);
+		rc = cg_gp_msort(a->index_order, total, cmp_total, a);
 	}
 	free(order);
 	if (rc)

@@ -37,7 +37,7 @@ static void msort_rec(uint32_t *b, size_t n, uint32_t *tmp, gp_cmp_fn cmp, const
 	memcpy(b, tmp, (n - n2) * sizeof *b);
 }
 
-int gp_msort(uint32_t *items, size_t n, gp_cmp_fn cmp, const void *ctx)
+int cg_gp_msort(uint32_t *items, size_t n, gp_cmp_fn cmp, const void *ctx)
 {
 	if (n <= 1)
 		return 0;

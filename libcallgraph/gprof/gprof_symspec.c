@@ -263,7 +263,7 @@ static int make_fake_arcs(cg_gprof_analysis *a, spec_id *ids, size_t nids,
 	return 0;
 }
 
-int gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_error *err)
+int cg_gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_error *err)
 {
 	size_t nuser = opts->nspecs, ndef = 0;
 	if (!opts->no_default_excludes)
@@ -364,7 +364,7 @@ out:
 	return rc;
 }
 
-void gp_tables_free(cg_gprof_analysis *a)
+void cg_gp_tables_free(cg_gprof_analysis *a)
 {
 	for (unsigned t = 0; t < CG_GPROF_NTABLES; t++) {
 		free(a->tables[t].e);
@@ -384,7 +384,7 @@ void gp_tables_free(cg_gprof_analysis *a)
 	a->nfake = 0;
 }
 
-int gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s)
+int cg_gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s)
 {
 	const gp_table *tab = &a->tables[table];
 	size_t lo = 0, hi = tab->n;
@@ -401,11 +401,11 @@ int gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s)
 	return (int64_t)s <= run_end(a, tab->e[lo - 1].r.last);
 }
 
-int gp_passes(const cg_gprof_analysis *a, unsigned incl, uint32_t s)
+int cg_gp_passes(const cg_gprof_analysis *a, unsigned incl, uint32_t s)
 {
-	if (gp_in_table(a, incl, s))
+	if (cg_gp_in_table(a, incl, s))
 		return 1;
-	return a->tables[incl].n == 0 && !gp_in_table(a, incl + 1, s);
+	return a->tables[incl].n == 0 && !cg_gp_in_table(a, incl + 1, s);
 }
 
 static int arc_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t p, uint32_t c)
@@ -422,7 +422,7 @@ static int arc_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t p, 
 	return 0;
 }
 
-int gp_arc_passes(const cg_gprof_analysis *a, uint32_t parent, uint32_t child)
+int cg_gp_arc_passes(const cg_gprof_analysis *a, uint32_t parent, uint32_t child)
 {
 	if (arc_in_table(a, CG_GPROF_INCL_ARCS, parent, child))
 		return 1;

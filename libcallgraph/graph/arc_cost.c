@@ -40,7 +40,7 @@ static void adjacency_free(struct adjacency *adj)
 	free(adj->arcs);
 }
 
-int conv_scc(const cg_profile *p, unsigned part, uint32_t *comp, uint32_t *ncomp,
+int cg_graph_scc(const cg_profile *p, unsigned part, uint32_t *comp, uint32_t *ncomp,
 	     uint32_t *size)
 {
 	size_t nf = cg_profile_function_count(p);
@@ -116,7 +116,7 @@ out:
 	return rc;
 }
 
-int conv_arc_costs(const cg_profile *p, unsigned part, const double *self,
+int cg_graph_arc_costs(const cg_profile *p, unsigned part, const double *self,
 		   const double *scale, double *arc_incl)
 {
 	size_t nf = cg_profile_function_count(p), na = cg_profile_arc_count(p, part);
@@ -136,7 +136,7 @@ int conv_arc_costs(const cg_profile *p, unsigned part, const double *self,
 	double *total = NULL, *in_calls = NULL;
 	uint32_t *order = NULL, *ostart = NULL;
 	int rc = CG_ENOMEM;
-	if (!comp || conv_scc(p, part, comp, &nc, NULL))
+	if (!comp || cg_graph_scc(p, part, comp, &nc, NULL))
 		goto out;
 	total = calloc((size_t)(nc ? nc : 1) * (nev ? nev : 1), sizeof *total);
 	in_calls = calloc(nc ? nc : 1, sizeof *in_calls);

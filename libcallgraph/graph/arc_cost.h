@@ -13,7 +13,7 @@
  * *ncomp = number of components; size[c] (optional, ncomp entries, caller
  * allocates nfuncs) = member count.  Only arcs with a count > 0 are edges.
  * Iterative Tarjan: deep call chains do not touch the C stack. */
-int conv_scc(const cg_profile *p, unsigned part, uint32_t *comp, uint32_t *ncomp,
+int cg_graph_scc(const cg_profile *p, unsigned part, uint32_t *comp, uint32_t *ncomp,
 	     uint32_t *size);
 
 /* Fills arc_incl (narcs * nev doubles) with each arc's inclusive cost.
@@ -23,7 +23,7 @@ int conv_scc(const cg_profile *p, unsigned part, uint32_t *comp, uint32_t *ncomp
  * leaving it) is shared among the arcs entering it in proportion to their
  * counts; arcs inside a component and self-recursive arcs get 0, so no
  * cost is counted twice. */
-int conv_arc_costs(const cg_profile *p, unsigned part, const double *self,
+int cg_graph_arc_costs(const cg_profile *p, unsigned part, const double *self,
 		   const double *scale, double *arc_incl);
 
 #endif

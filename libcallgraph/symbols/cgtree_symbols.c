@@ -67,7 +67,7 @@ static long load_symbols(bfd *abfd, asymbol ***out)
 	return n;
 }
 
-cgt_symtab *cgt_symtab_open(const char *path)
+cgt_symtab *cg_objsym_open(const char *path)
 {
 	static int initialised;
 	if (!initialised) {
@@ -101,11 +101,11 @@ cgt_symtab *cgt_symtab_open(const char *path)
 	qsort(t->v, t->n, sizeof *t->v, by_addr);
 	return t;
 fail:
-	cgt_symtab_close(t);
+	cg_objsym_close(t);
 	return NULL;
 }
 
-int cgt_symtab_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out)
+int cg_objsym_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out)
 {
 	size_t lo = 0, hi = t->n;
 	while (lo < hi) {  /* first entry with address > addr */
@@ -141,7 +141,7 @@ int cgt_symtab_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out)
 	return 0;
 }
 
-void cgt_symtab_close(cgt_symtab *t)
+void cg_objsym_close(cgt_symtab *t)
 {
 	if (!t)
 		return;

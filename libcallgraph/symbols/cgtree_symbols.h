@@ -21,10 +21,10 @@ typedef struct cgt_symbol {
 
 /* Opens `path` and loads its function symbols; NULL when the object cannot
  * be read (missing, not ELF, no symbols). */
-cgt_symtab *cgt_symtab_open(const char *path);
+cgt_symtab *cg_objsym_open(const char *path);
 /* The function containing `addr` (an address in the object file's address
- * space); 0 found, -1 none.  Strings live until cgt_symtab_close. */
-int cgt_symtab_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out);
-void cgt_symtab_close(cgt_symtab *t);
+ * space); 0 found, -1 none.  Strings live until cg_objsym_close. */
+int cg_objsym_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out);
+void cg_objsym_close(cgt_symtab *t);
 
 #endif

@@ -230,7 +230,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 	if (!self || !dself || !arc_incl || !first || !order)
 		goto out;
 	if (part_self(w, part, self, dself) ||
-	    conv_arc_costs(p, part, dself, w->scale, arc_incl))
+	    cg_graph_arc_costs(p, part, dself, w->scale, arc_incl))
 		goto out;
 	/* arcs grouped by caller, in their model order */
 	for (size_t i = 0; i < na; i++)

@@ -323,9 +323,9 @@ static int func_addr(struct reader *r, uint64_t obj_id, int has_obj, uint64_t of
 	if (o && !(r->flags & CG_CGTREE_NO_SYMBOLS)) {
 		if (!o->tried) {
 			o->tried = 1;
-			o->syms = cgt_symtab_open(o->path);
+			o->syms = cg_objsym_open(o->path);
 		}
-		found = o->syms && cgt_symtab_lookup(o->syms, off, &sym) == 0;
+		found = o->syms && cg_objsym_lookup(o->syms, off, &sym) == 0;
 	}
 	if (!found) {
 		char name[600];
@@ -624,7 +624,7 @@ static void reader_free(struct reader *r)
 {
 	for (size_t i = 0; i < r->nobj; i++) {
 		free(r->obj[i].path);
-		cgt_symtab_close(r->obj[i].syms);
+		cg_objsym_close(r->obj[i].syms);
 	}
 	for (size_t i = 0; i < r->nnoprofile; i++)
 		free(r->noprofile[i]);

@@ -8,7 +8,7 @@
 #include "fprof_model.h"
 #include "hashmap.h"
 
-int fprof_model_function(cg_profile *p, const char *name, cg_fid *out)
+int cg_fprof_model_function(cg_profile *p, const char *name, cg_fid *out)
 {
 	int rc = cg_profile_intern_function(p, name, NULL, NULL, out);
 	if (rc)
@@ -23,17 +23,17 @@ int fprof_model_function(cg_profile *p, const char *name, cg_fid *out)
 	return 0;
 }
 
-void fprof_rows_add(fprof_buf *b, const char *caller, const char *func, uint64_t cnt, int64_t acc,
+void cg_fprof_rows_add(fprof_buf *b, const char *caller, const char *func, uint64_t cnt, int64_t acc,
 		    int64_t own)
 {
-	fprof_buf_adds(b, caller);
-	fprof_buf_addc(b, '\t');
-	fprof_buf_adds(b, func);
-	fprof_buf_addf(b, "\t%llu\t%lld\t%lld\n", (unsigned long long)cnt, (long long)acc,
+	cg_fprof_buf_adds(b, caller);
+	cg_fprof_buf_addc(b, '\t');
+	cg_fprof_buf_adds(b, func);
+	cg_fprof_buf_addf(b, "\t%llu\t%lld\t%lld\n", (unsigned long long)cnt, (long long)acc,
 		       (long long)own);
 }
 
-int fprof_rows_store(cg_profile *p, unsigned part, const char *rows)
+int cg_fprof_rows_store(cg_profile *p, unsigned part, const char *rows)
 {
 	char key[64];
 	snprintf(key, sizeof key, "fprof.part.%u.rows", part);
@@ -45,7 +45,7 @@ static int model_fid(fp_state *st, cg_profile *p, uint32_t fid, cg_fid *out)
 	fp_func *f = &st->funcs[fid];
 	if (f->model_fid == FP_NONE) {
 		cg_fid m;
-		int rc = fprof_model_function(p, f->name, &m);
+		int rc = cg_fprof_model_function(p, f->name, &m);
 		if (rc)
 			return rc;
 		f->model_fid = m;
@@ -69,34 +69,34 @@ static int store_record(fp_state *st, cg_profile *p, unsigned part, const fp_pro
 	fprof_buf b = { 0 };
 	int rc = set_meta_part(p, part, "spawned_by", st->procs[pr->parent].pid);
 	if (!rc && pr->spawned_as) {
-		fprof_term_write(&b, pr->spawned_as);
-		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "spawned_as", fprof_buf_cstr(&b));
+		cg_fprof_term_write(&b, pr->spawned_as);
+		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "spawned_as", cg_fprof_buf_cstr(&b));
 	}
 	if (!rc && pr->init_n > 0) {
 		b.len = 0;
-		fprof_buf_addc(&b, '[');
+		cg_fprof_buf_addc(&b, '[');
 		for (int i = 0; i < pr->init_n; i++) {
 			const fp_func *f = &st->funcs[pr->init_log[i]];
 			if (i)
-				fprof_buf_addc(&b, ',');
+				cg_fprof_buf_addc(&b, ',');
 			if (!f->module) {
-				fprof_buf_adds(&b, f->name);
+				cg_fprof_buf_adds(&b, f->name);
 				continue;
 			}
-			fprof_buf_addc(&b, '{');
-			fprof_atom_write(&b, f->module, f->mlen);
-			fprof_buf_addc(&b, ',');
-			fprof_atom_write(&b, f->function, f->flen);
-			fprof_buf_addf(&b, ",%u}", f->arity);
+			cg_fprof_buf_addc(&b, '{');
+			cg_fprof_atom_write(&b, f->module, f->mlen);
+			cg_fprof_buf_addc(&b, ',');
+			cg_fprof_atom_write(&b, f->function, f->flen);
+			cg_fprof_buf_addf(&b, ",%u}", f->arity);
 		}
-		fprof_buf_addc(&b, ']');
-		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "initial_calls", fprof_buf_cstr(&b));
+		cg_fprof_buf_addc(&b, ']');
+		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "initial_calls", cg_fprof_buf_cstr(&b));
 	}
-	fprof_buf_release(&b);
+	cg_fprof_buf_release(&b);
 	return rc;
 }
 
-int fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
+int cg_fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 {
 	int rc = 0;
 	int ev = cg_profile_find_event(p, "us");
@@ -158,7 +158,7 @@ int fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 			vec[ev] = row->acc;
 			if ((rc = cg_profile_add_arc(p, part_of[i], c, f, row->cnt, vec, NULL)))
 				goto out;
-			fprof_rows_add(&rows, st->funcs[row->caller].name, st->funcs[row->func].name,
+			cg_fprof_rows_add(&rows, st->funcs[row->caller].name, st->funcs[row->func].name,
 				       row->cnt, row->acc, row->own);
 			if (!seen[row->func]) {
 				seen[row->func] = 1;
@@ -169,7 +169,7 @@ int fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 			cnt[row->func] += row->cnt;
 		}
 		if (rows.len) {
-			if (rows.oom || (rc = fprof_rows_store(p, part_of[i], fprof_buf_cstr(&rows))))
+			if (rows.oom || (rc = cg_fprof_rows_store(p, part_of[i], cg_fprof_buf_cstr(&rows))))
 				goto out;
 			rows.len = 0;
 		}
@@ -223,7 +223,7 @@ int fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 	snprintf(num, sizeof num, "%llu", (unsigned long long)st->handled);
 	rc = cg_profile_set_meta(p, "fprof.messages", num);
 out:
-	fprof_buf_release(&rows);
+	cg_fprof_buf_release(&rows);
 	free(part_of);
 	free(order);
 	free(start);
@@ -431,7 +431,7 @@ done:
 	return rc;
 }
 
-int fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_t *nparts,
+int cg_fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_t *nparts,
 			    cg_fid *undef, cg_error *err)
 {
 	int ev = cg_profile_find_event(p, "us");
@@ -455,7 +455,7 @@ int fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_t *
 		rc = part_rows(p, i, ev, *undef, &parts[i], &names);
 	cg_hashmap_release(&names);
 	if (rc) {
-		fprof_rows_release(parts, n);
+		cg_fprof_rows_release(parts, n);
 		return cg_error_set(err, rc, "fprof: out of memory");
 	}
 	*out = parts;
@@ -463,7 +463,7 @@ int fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_t *
 	return 0;
 }
 
-void fprof_rows_release(fprof_part_rows *parts, size_t nparts)
+void cg_fprof_rows_release(fprof_part_rows *parts, size_t nparts)
 {
 	if (!parts)
 		return;

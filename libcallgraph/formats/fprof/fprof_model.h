@@ -1,8 +1,8 @@
 /*
  * fprof_model.h — fprof results into the model and back (internal).
  *
- * fp_to_model stores a replayed trace in a cg_profile (mapping described
- * in callgraph/fprof.h).  fprof_rows_from_profile recovers fprof's table
+ * cg_fp_to_model stores a replayed trace in a cg_profile (mapping described
+ * in callgraph/fprof.h).  cg_fprof_rows_from_profile recovers fprof's table
  * (per part: caller, function, CNT, ACC, OWN) and process records from
  * any profile, exactly for profiles that came from fprof inputs.
  */
@@ -14,17 +14,17 @@
 
 /* suspend_self: give `suspend` its waiting time (ACC) as self cost, in
  * the per-function self costs and in the call tree (see fprof.h). */
-int fp_to_model(fp_state *st, cg_profile *profile, int suspend_self, cg_error *err);
+int cg_fp_to_model(fp_state *st, cg_profile *profile, int suspend_self, cg_error *err);
 
 /* fprof's table per part in metadata "fprof.part.N.rows": one line per
  * row, "caller TAB function TAB CNT TAB ACC TAB OWN" (function names as in
  * the model).  The model has no place for OWN per (caller, function). */
-void fprof_rows_add(fprof_buf *b, const char *caller, const char *func, uint64_t cnt, int64_t acc,
+void cg_fprof_rows_add(fprof_buf *b, const char *caller, const char *func, uint64_t cnt, int64_t acc,
 		    int64_t own);
-int fprof_rows_store(cg_profile *p, unsigned part, const char *rows);
+int cg_fprof_rows_store(cg_profile *p, unsigned part, const char *rows);
 
 /* Function flags the fprof readers give their pseudo functions. */
-int fprof_model_function(cg_profile *p, const char *name, cg_fid *out);
+int cg_fprof_model_function(cg_profile *p, const char *name, cg_fid *out);
 
 typedef struct fprof_row {
 	cg_fid caller, func;   /* caller is the "undefined" function for bottom frames */
@@ -41,10 +41,10 @@ typedef struct fprof_part_rows {
 } fprof_part_rows;
 
 /* Fills one fprof_part_rows per part (caller frees with
- * fprof_rows_release).  *undef is the "undefined" function (added to
+ * cg_fprof_rows_release).  *undef is the "undefined" function (added to
  * nothing: CG_NO_FUNC when the profile has none). */
-int fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_t *nparts,
+int cg_fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_t *nparts,
 			    cg_fid *undef, cg_error *err);
-void fprof_rows_release(fprof_part_rows *parts, size_t nparts);
+void cg_fprof_rows_release(fprof_part_rows *parts, size_t nparts);
 
 #endif

@@ -99,7 +99,7 @@ static int grow(void **arr, size_t *cap, size_t n, size_t elem)
 
 /* ---- life cycle ------------------------------------------------------------------ */
 
-int fp_init(fp_state *st)
+int cg_fp_init(fp_state *st)
 {
 	memset(st, 0, sizeof *st);
 	static const char *const pseudo[] = { "undefined", "suspend", "garbage_collect" };
@@ -114,7 +114,7 @@ int fp_init(fp_state *st)
 	return 0;
 }
 
-void fp_release(fp_state *st)
+void cg_fp_release(fp_state *st)
 {
 	for (size_t i = 0; i < st->nprocs; i++) {
 		free(st->procs[i].ent);
@@ -131,7 +131,7 @@ void fp_release(fp_state *st)
 	ix_release(&st->row_ix);
 	ix_release(&st->node_ix);
 	ix_release(&st->count_ix);
-	fprof_arena_release(&st->arena);
+	cg_fprof_arena_release(&st->arena);
 	memset(st, 0, sizeof *st);
 }
 
@@ -140,15 +140,15 @@ void fp_release(fp_state *st)
 static void name_of(fp_state *st, fp_func *f)
 {
 	fprof_buf b = { 0 };
-	fprof_atom_write(&b, f->module, f->mlen);
-	fprof_buf_addc(&b, ':');
-	fprof_atom_write(&b, f->function, f->flen);
-	fprof_buf_addf(&b, "/%u", f->arity);
-	f->name = b.oom ? NULL : fprof_arena_strdup(&st->arena, b.data, b.len);
-	fprof_buf_release(&b);
+	cg_fprof_atom_write(&b, f->module, f->mlen);
+	cg_fprof_buf_addc(&b, ':');
+	cg_fprof_atom_write(&b, f->function, f->flen);
+	cg_fprof_buf_addf(&b, "/%u", f->arity);
+	f->name = b.oom ? NULL : cg_fprof_arena_strdup(&st->arena, b.data, b.len);
+	cg_fprof_buf_release(&b);
 }
 
-uint32_t fp_func_intern(fp_state *st, const char *m, size_t mlen, const char *f, size_t flen,
+uint32_t cg_fp_func_intern(fp_state *st, const char *m, size_t mlen, const char *f, size_t flen,
 			uint32_t arity)
 {
 	uint32_t h = hash_bytes(m, mlen, arity) ^ hash_bytes(f, flen, 7) * 31u;
@@ -164,8 +164,8 @@ uint32_t fp_func_intern(fp_state *st, const char *m, size_t mlen, const char *f,
 		return FP_NONE;
 	fp_func *x = &st->funcs[st->nfuncs];
 	memset(x, 0, sizeof *x);
-	x->module = fprof_arena_strdup(&st->arena, m, mlen);
-	x->function = fprof_arena_strdup(&st->arena, f, flen);
+	x->module = cg_fprof_arena_strdup(&st->arena, m, mlen);
+	x->function = cg_fprof_arena_strdup(&st->arena, f, flen);
 	x->mlen = (uint32_t)mlen;
 	x->flen = (uint32_t)flen;
 	x->arity = arity;
@@ -178,7 +178,7 @@ uint32_t fp_func_intern(fp_state *st, const char *m, size_t mlen, const char *f,
 	return (uint32_t)st->nfuncs++;
 }
 
-uint32_t fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t id,
+uint32_t cg_fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t id,
 			uint32_t serial, uint32_t creation)
 {
 	uint32_t h = hash_bytes(node, nodelen, id) ^ mix32((uint64_t)serial << 32 | creation);
@@ -198,7 +198,7 @@ uint32_t fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t
 	snprintf(p->pid, sizeof p->pid, "<0.%u.%u>", id, serial);
 	p->id = id;
 	p->serial = serial;
-	p->node = fprof_arena_strdup(&st->arena, node, nodelen);
+	p->node = cg_fprof_arena_strdup(&st->arena, node, nodelen);
 	p->parent = FP_NONE;
 	if (!p->node || ix_insert(&st->proc_ix, h, (uint32_t)st->nprocs))
 		return FP_NONE;
@@ -599,7 +599,7 @@ static int push(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
  * larger k only where the FP_GRAM-gram starting at y_k equals the one at
  * y0, found through the gram index; every candidate is verified. */
 
-uint32_t fp_collapse_reference(const uint32_t *y, uint32_t len)
+uint32_t cg_fp_collapse_reference(const uint32_t *y, uint32_t len)
 {
 	if (len <= 2)
 		return 0;
@@ -851,7 +851,7 @@ static int top_is(fp_proc *p, uint32_t fid)
 	return p->nent > 0 && p->ent[p->nent - 1].fid == fid;
 }
 
-int fp_call(fp_state *st, uint32_t proc, uint32_t fid, uint32_t cp, int64_t ts)
+int cg_fp_call(fp_state *st, uint32_t proc, uint32_t fid, uint32_t cp, int64_t ts)
 {
 	fp_proc *p = &st->procs[proc];
 	int init_cnt = p->has_record ? p->init_cnt : 0;
@@ -935,7 +935,7 @@ int fp_call(fp_state *st, uint32_t proc, uint32_t fid, uint32_t cp, int64_t ts)
 	return push(st, proc, fid, ts);
 }
 
-int fp_return_to(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+int cg_fp_return_to(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 {
 	fp_proc *p = &st->procs[proc];
 	if (top_is(p, FP_SUSPEND) || top_is(p, FP_GC))
@@ -944,7 +944,7 @@ int fp_return_to(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 	return unwind(st, proc, fid, ts);
 }
 
-int fp_spawn(fp_state *st, uint32_t child, uint32_t parent, uint32_t mfa, fprof_term *args_mfa,
+int cg_fp_spawn(fp_state *st, uint32_t child, uint32_t parent, uint32_t mfa, fprof_term *args_mfa,
 	     int64_t ts)
 {
 	fp_proc *p = &st->procs[child];
@@ -964,7 +964,7 @@ int fp_spawn(fp_state *st, uint32_t child, uint32_t parent, uint32_t mfa, fprof_
 	return rc;
 }
 
-int fp_exit(fp_state *st, uint32_t proc, int64_t ts)
+int cg_fp_exit(fp_state *st, uint32_t proc, int64_t ts)
 {
 	fp_proc *p = &st->procs[proc];
 	int rc = 0;
@@ -977,7 +977,7 @@ int fp_exit(fp_state *st, uint32_t proc, int64_t ts)
 	return rc;
 }
 
-int fp_out(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+int cg_fp_out(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 {
 	fp_proc *p = &st->procs[proc];
 	p->defined = 1;
@@ -994,7 +994,7 @@ int fp_out(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 	return push(st, proc, FP_SUSPEND, ts);
 }
 
-int fp_in(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
+int cg_fp_in(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 {
 	fp_proc *p = &st->procs[proc];
 	if (!p->defined || p->nent == 0) {
@@ -1013,13 +1013,13 @@ int fp_in(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts)
 	return unwind(st, proc, below->fid, ts);
 }
 
-int fp_gc_start(fp_state *st, uint32_t proc, int64_t ts)
+int cg_fp_gc_start(fp_state *st, uint32_t proc, int64_t ts)
 {
 	st->procs[proc].defined = 1;
 	return push(st, proc, FP_GC, ts);
 }
 
-int fp_gc_end(fp_state *st, uint32_t proc, int64_t ts)
+int cg_fp_gc_end(fp_state *st, uint32_t proc, int64_t ts)
 {
 	fp_proc *p = &st->procs[proc];
 	if (!p->defined) {
@@ -1035,7 +1035,7 @@ int fp_gc_end(fp_state *st, uint32_t proc, int64_t ts)
 	return unwind(st, proc, lvl_front(p, p->nlvl - 2)->fid, ts);
 }
 
-void fp_handled(fp_state *st, int64_t ts)
+void cg_fp_handled(fp_state *st, int64_t ts)
 {
 	if (!st->have_first) {
 		st->have_first = 1;
@@ -1045,19 +1045,19 @@ void fp_handled(fp_state *st, int64_t ts)
 	st->handled++;
 }
 
-int fp_finish(fp_state *st, int64_t ts)
+int cg_fp_finish(fp_state *st, int64_t ts)
 {
 	for (size_t i = 0; i < st->nprocs; i++) {
 		if (!st->procs[i].defined)
 			continue;
-		int rc = fp_exit(st, (uint32_t)i, ts);
+		int rc = cg_fp_exit(st, (uint32_t)i, ts);
 		if (rc)
 			return rc;
 	}
 	return st->oom ? CG_ENOMEM : 0;
 }
 
-size_t fp_max_depth(const fp_state *st)
+size_t cg_fp_max_depth(const fp_state *st)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < st->nprocs; i++)

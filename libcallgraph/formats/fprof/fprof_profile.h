@@ -127,39 +127,39 @@ typedef struct fp_state {
 	int oom;
 } fp_state;
 
-int fp_init(fp_state *st);
-void fp_release(fp_state *st);
+int cg_fp_init(fp_state *st);
+void cg_fp_release(fp_state *st);
 
 /* Interning.  Names are UTF-8. Returns FP_NONE on out-of-memory. */
-uint32_t fp_func_intern(fp_state *st, const char *m, size_t mlen, const char *f, size_t flen,
+uint32_t cg_fp_func_intern(fp_state *st, const char *m, size_t mlen, const char *f, size_t flen,
 			uint32_t arity);
-uint32_t fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t id,
+uint32_t cg_fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t id,
 			uint32_t serial, uint32_t creation);
 
 /* Events.  Each returns 0, CG_ENOMEM, or FP_EINCONSISTENT when the stack
  * does not fit the event (fprof's inconsistent_trace_data; nothing was
  * changed then).  cp / fid may be FP_UNDEFINED. */
 #define FP_EINCONSISTENT 1
-int fp_call(fp_state *st, uint32_t proc, uint32_t fid, uint32_t cp, int64_t ts);
-int fp_return_to(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts);
-int fp_spawn(fp_state *st, uint32_t child, uint32_t parent, uint32_t mfa, fprof_term *args_mfa,
+int cg_fp_call(fp_state *st, uint32_t proc, uint32_t fid, uint32_t cp, int64_t ts);
+int cg_fp_return_to(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts);
+int cg_fp_spawn(fp_state *st, uint32_t child, uint32_t parent, uint32_t mfa, fprof_term *args_mfa,
 	     int64_t ts);
-int fp_exit(fp_state *st, uint32_t proc, int64_t ts);
-int fp_out(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts);
-int fp_in(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts);
-int fp_gc_start(fp_state *st, uint32_t proc, int64_t ts);
-int fp_gc_end(fp_state *st, uint32_t proc, int64_t ts);
+int cg_fp_exit(fp_state *st, uint32_t proc, int64_t ts);
+int cg_fp_out(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts);
+int cg_fp_in(fp_state *st, uint32_t proc, uint32_t fid, int64_t ts);
+int cg_fp_gc_start(fp_state *st, uint32_t proc, int64_t ts);
+int cg_fp_gc_end(fp_state *st, uint32_t proc, int64_t ts);
 /* Records a successfully handled message's timestamp (first/last). */
-void fp_handled(fp_state *st, int64_t ts);
+void cg_fp_handled(fp_state *st, int64_t ts);
 /* End of trace: closes every process's stack at `ts` (fprof's end_of_trace). */
-int fp_finish(fp_state *st, int64_t ts);
+int cg_fp_finish(fp_state *st, int64_t ts);
 
 /* Deepest live stack, for the memory bound checks in tests. */
-size_t fp_max_depth(const fp_state *st);
+size_t cg_fp_max_depth(const fp_state *st);
 
 /* fprof's trace_call_collapse decision, written as fprof does it (for
  * tests): y[0] is the newest entry's function, y[len-1] the oldest of the
  * level; returns k (drop y[0..k-1]) or 0 (keep). */
-uint32_t fp_collapse_reference(const uint32_t *y, uint32_t len);
+uint32_t cg_fp_collapse_reference(const uint32_t *y, uint32_t len);
 
 #endif

@@ -18,7 +18,7 @@ struct fprof_arena_chunk {
 	_Alignas(16) unsigned char data[];
 };
 
-void *fprof_arena_alloc(fprof_arena *a, size_t size)
+void *cg_fprof_arena_alloc(fprof_arena *a, size_t size)
 {
 	size = (size + 15) & ~(size_t)15;
 	struct fprof_arena_chunk *c = a->head;
@@ -38,15 +38,15 @@ void *fprof_arena_alloc(fprof_arena *a, size_t size)
 	return p;
 }
 
-char *fprof_arena_strdup(fprof_arena *a, const char *s, size_t len)
+char *cg_fprof_arena_strdup(fprof_arena *a, const char *s, size_t len)
 {
-	char *d = fprof_arena_alloc(a, len + 1);
+	char *d = cg_fprof_arena_alloc(a, len + 1);
 	if (d && len)
 		memcpy(d, s, len);
 	return d;
 }
 
-void fprof_arena_release(fprof_arena *a)
+void cg_fprof_arena_release(fprof_arena *a)
 {
 	struct fprof_arena_chunk *c = a->head;
 	while (c) {
@@ -78,7 +78,7 @@ static int buf_reserve(fprof_buf *b, size_t more)
 	return 0;
 }
 
-void fprof_buf_add(fprof_buf *b, const char *s, size_t len)
+void cg_fprof_buf_add(fprof_buf *b, const char *s, size_t len)
 {
 	if (buf_reserve(b, len))
 		return;
@@ -87,17 +87,17 @@ void fprof_buf_add(fprof_buf *b, const char *s, size_t len)
 	b->data[b->len] = '\0';
 }
 
-void fprof_buf_adds(fprof_buf *b, const char *s)
+void cg_fprof_buf_adds(fprof_buf *b, const char *s)
 {
-	fprof_buf_add(b, s, strlen(s));
+	cg_fprof_buf_add(b, s, strlen(s));
 }
 
-void fprof_buf_addc(fprof_buf *b, char c)
+void cg_fprof_buf_addc(fprof_buf *b, char c)
 {
-	fprof_buf_add(b, &c, 1);
+	cg_fprof_buf_add(b, &c, 1);
 }
 
-void fprof_buf_addf(fprof_buf *b, const char *fmt, ...)
+void cg_fprof_buf_addf(fprof_buf *b, const char *fmt, ...)
 {
 	char tmp[256];
 	va_list ap;
@@ -107,7 +107,7 @@ void fprof_buf_addf(fprof_buf *b, const char *fmt, ...)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof tmp) {
-		fprof_buf_add(b, tmp, (size_t)n);
+		cg_fprof_buf_add(b, tmp, (size_t)n);
 		return;
 	}
 	if (buf_reserve(b, (size_t)n + 1))
@@ -118,14 +118,14 @@ void fprof_buf_addf(fprof_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-const char *fprof_buf_cstr(fprof_buf *b)
+const char *cg_fprof_buf_cstr(fprof_buf *b)
 {
 	if (!b->data && buf_reserve(b, 1) == 0)
 		b->data[0] = '\0';
 	return b->data ? b->data : "";
 }
 
-void fprof_buf_release(fprof_buf *b)
+void cg_fprof_buf_release(fprof_buf *b)
 {
 	free(b->data);
 	b->data = NULL;
@@ -153,7 +153,7 @@ static char *latin1_to_utf8(fprof_arena *a, const uint8_t *s, size_t len, size_t
 	size_t n = 0;
 	for (size_t i = 0; i < len; i++)
 		n += s[i] < 0x80 ? 1 : 2;
-	char *d = fprof_arena_alloc(a, n + 1);
+	char *d = cg_fprof_arena_alloc(a, n + 1);
 	if (!d)
 		return NULL;
 	char *q = d;
@@ -282,14 +282,14 @@ static int etf_skip_depth(const uint8_t **pp, const uint8_t *end, const char **w
 	return 0;
 }
 
-int fprof_etf_skip(const uint8_t **p, const uint8_t *end, const char **why)
+int cg_fprof_etf_skip(const uint8_t **p, const uint8_t *end, const char **why)
 {
 	return etf_skip_depth(p, end, why, 0);
 }
 
 static fprof_term *new_term(fprof_arena *a, int kind)
 {
-	fprof_term *t = fprof_arena_alloc(a, sizeof *t);
+	fprof_term *t = cg_fprof_arena_alloc(a, sizeof *t);
 	if (t)
 		t->kind = (uint8_t)kind;
 	return t;
@@ -299,7 +299,7 @@ static int make_string(fprof_arena *a, fprof_term *t, const char *s)
 {
 	t->kind = FT_STRING;
 	t->n = (uint32_t)strlen(s);
-	t->u.s = fprof_arena_strdup(a, s, t->n);
+	t->u.s = cg_fprof_arena_strdup(a, s, t->n);
 	return t->u.s ? 0 : CG_ENOMEM;
 }
 
@@ -352,7 +352,7 @@ static int big_to_text(fprof_arena *a, fprof_term *t, const uint8_t *mag, size_t
 			rem /= 10;
 		}
 	}
-	char *s = fprof_arena_alloc(a, nd + 2);
+	char *s = cg_fprof_arena_alloc(a, nd + 2);
 	if (!s) {
 		free(w);
 		free(digits);
@@ -383,7 +383,7 @@ static int read_atom_text(fprof_arena *a, const uint8_t **pp, const uint8_t *end
 	if (tag == 100 || tag == 115)
 		*s = latin1_to_utf8(a, p, n, len);
 	else {
-		*s = fprof_arena_strdup(a, (const char *)p, n);
+		*s = cg_fprof_arena_strdup(a, (const char *)p, n);
 		*len = n;
 	}
 	if (!*s)
@@ -404,7 +404,7 @@ static int decode_seq(fprof_arena *a, const uint8_t **pp, const uint8_t *end, fp
 		*why = "term truncated";
 		return CG_EFORMAT;
 	}
-	t->u.e = fprof_arena_alloc(a, (size_t)count * sizeof(fprof_term) + sizeof(fprof_term));
+	t->u.e = cg_fprof_arena_alloc(a, (size_t)count * sizeof(fprof_term) + sizeof(fprof_term));
 	if (!t->u.e)
 		return CG_ENOMEM;
 	for (uint64_t i = 0; i < count; i++) {
@@ -500,7 +500,7 @@ static int decode_depth(fprof_arena *a, const uint8_t **pp, const uint8_t *end,
 		 * else as a list of integers. */
 		t->kind = FT_LIST;
 		t->n = (uint32_t)n;
-		t->u.e = fprof_arena_alloc(a, (n + 1) * sizeof(fprof_term));
+		t->u.e = cg_fprof_arena_alloc(a, (n + 1) * sizeof(fprof_term));
 		if (!t->u.e)
 			return CG_ENOMEM;
 		for (uint64_t i = 0; i < n; i++) {
@@ -542,7 +542,7 @@ static int decode_depth(fprof_arena *a, const uint8_t **pp, const uint8_t *end,
 		t->kind = FT_BINARY;
 		t->n = (uint32_t)n;
 		t->bits = (uint8_t)bits;
-		t->u.s = fprof_arena_strdup(a, (const char *)p, (size_t)n);
+		t->u.s = cg_fprof_arena_strdup(a, (const char *)p, (size_t)n);
 		if (!t->u.s)
 			return CG_ENOMEM;
 		p += n;
@@ -611,15 +611,15 @@ static int decode_depth(fprof_arena *a, const uint8_t **pp, const uint8_t *end,
 		    (rc = decode_depth(a, &q, fend, &ou, why, depth + 1)))
 			return rc;
 		fprof_buf b = { 0 };
-		fprof_buf_adds(&b, "#Fun<");
-		fprof_buf_add(&b, mod, mlen);
-		fprof_buf_addc(&b, '.');
-		fprof_term_write(&b, oi);
-		fprof_buf_addc(&b, '.');
-		fprof_term_write(&b, ou);
-		fprof_buf_addc(&b, '>');
-		rc = b.oom ? CG_ENOMEM : make_string(a, t, fprof_buf_cstr(&b));
-		fprof_buf_release(&b);
+		cg_fprof_buf_adds(&b, "#Fun<");
+		cg_fprof_buf_add(&b, mod, mlen);
+		cg_fprof_buf_addc(&b, '.');
+		cg_fprof_term_write(&b, oi);
+		cg_fprof_buf_addc(&b, '.');
+		cg_fprof_term_write(&b, ou);
+		cg_fprof_buf_addc(&b, '>');
+		rc = b.oom ? CG_ENOMEM : make_string(a, t, cg_fprof_buf_cstr(&b));
+		cg_fprof_buf_release(&b);
 		if (rc)
 			return rc;
 		p = fend;
@@ -633,14 +633,14 @@ static int decode_depth(fprof_arena *a, const uint8_t **pp, const uint8_t *end,
 		    (rc = decode_depth(a, &p, end, &ar, why, depth + 1)))
 			return rc;
 		fprof_buf b = { 0 };
-		fprof_buf_adds(&b, "fun ");
-		fprof_term_write(&b, m);
-		fprof_buf_addc(&b, ':');
-		fprof_term_write(&b, f);
-		fprof_buf_addc(&b, '/');
-		fprof_term_write(&b, ar);
-		rc = b.oom ? CG_ENOMEM : make_string(a, t, fprof_buf_cstr(&b));
-		fprof_buf_release(&b);
+		cg_fprof_buf_adds(&b, "fun ");
+		cg_fprof_term_write(&b, m);
+		cg_fprof_buf_addc(&b, ':');
+		cg_fprof_term_write(&b, f);
+		cg_fprof_buf_addc(&b, '/');
+		cg_fprof_term_write(&b, ar);
+		rc = b.oom ? CG_ENOMEM : make_string(a, t, cg_fprof_buf_cstr(&b));
+		cg_fprof_buf_release(&b);
 		if (rc)
 			return rc;
 		break;
@@ -654,7 +654,7 @@ static int decode_depth(fprof_arena *a, const uint8_t **pp, const uint8_t *end,
 	return 0;
 }
 
-int fprof_etf_decode(fprof_arena *a, const uint8_t **p, const uint8_t *end,
+int cg_fprof_etf_decode(fprof_arena *a, const uint8_t **p, const uint8_t *end,
 		     fprof_term **out, const char **why)
 {
 	return decode_depth(a, p, end, out, why, 0);
@@ -737,51 +737,51 @@ static void write_char_escaped(fprof_buf *b, uint32_t c, char quote)
 {
 	char tmp[16];
 	switch (c) {
-	case '\n': fprof_buf_adds(b, "\\n"); return;
-	case '\r': fprof_buf_adds(b, "\\r"); return;
-	case '\t': fprof_buf_adds(b, "\\t"); return;
-	case '\v': fprof_buf_adds(b, "\\v"); return;
-	case '\b': fprof_buf_adds(b, "\\b"); return;
-	case '\f': fprof_buf_adds(b, "\\f"); return;
-	case 27: fprof_buf_adds(b, "\\e"); return;
-	case 127: fprof_buf_adds(b, "\\d"); return;
-	case '\\': fprof_buf_adds(b, "\\\\"); return;
+	case '\n': cg_fprof_buf_adds(b, "\\n"); return;
+	case '\r': cg_fprof_buf_adds(b, "\\r"); return;
+	case '\t': cg_fprof_buf_adds(b, "\\t"); return;
+	case '\v': cg_fprof_buf_adds(b, "\\v"); return;
+	case '\b': cg_fprof_buf_adds(b, "\\b"); return;
+	case '\f': cg_fprof_buf_adds(b, "\\f"); return;
+	case 27: cg_fprof_buf_adds(b, "\\e"); return;
+	case 127: cg_fprof_buf_adds(b, "\\d"); return;
+	case '\\': cg_fprof_buf_adds(b, "\\\\"); return;
 	default: break;
 	}
 	if (c == (uint32_t)quote) {
-		fprof_buf_addc(b, '\\');
-		fprof_buf_addc(b, quote);
+		cg_fprof_buf_addc(b, '\\');
+		cg_fprof_buf_addc(b, quote);
 		return;
 	}
 	if (c < 0x20) {
 		snprintf(tmp, sizeof tmp, "\\%o", c);
-		fprof_buf_adds(b, tmp);
+		cg_fprof_buf_adds(b, tmp);
 		return;
 	}
 	if (!printable_unicode(c) && c >= 0x80 && c < 0xA0) {
 		snprintf(tmp, sizeof tmp, "\\x{%X}", c);
-		fprof_buf_adds(b, tmp);
+		cg_fprof_buf_adds(b, tmp);
 		return;
 	}
 	/* re-encode */
 	if (c < 0x80) {
-		fprof_buf_addc(b, (char)c);
+		cg_fprof_buf_addc(b, (char)c);
 	} else if (c < 0x800) {
-		fprof_buf_addc(b, (char)(0xC0 | c >> 6));
-		fprof_buf_addc(b, (char)(0x80 | (c & 0x3F)));
+		cg_fprof_buf_addc(b, (char)(0xC0 | c >> 6));
+		cg_fprof_buf_addc(b, (char)(0x80 | (c & 0x3F)));
 	} else if (c < 0x10000) {
-		fprof_buf_addc(b, (char)(0xE0 | c >> 12));
-		fprof_buf_addc(b, (char)(0x80 | (c >> 6 & 0x3F)));
-		fprof_buf_addc(b, (char)(0x80 | (c & 0x3F)));
+		cg_fprof_buf_addc(b, (char)(0xE0 | c >> 12));
+		cg_fprof_buf_addc(b, (char)(0x80 | (c >> 6 & 0x3F)));
+		cg_fprof_buf_addc(b, (char)(0x80 | (c & 0x3F)));
 	} else {
-		fprof_buf_addc(b, (char)(0xF0 | c >> 18));
-		fprof_buf_addc(b, (char)(0x80 | (c >> 12 & 0x3F)));
-		fprof_buf_addc(b, (char)(0x80 | (c >> 6 & 0x3F)));
-		fprof_buf_addc(b, (char)(0x80 | (c & 0x3F)));
+		cg_fprof_buf_addc(b, (char)(0xF0 | c >> 18));
+		cg_fprof_buf_addc(b, (char)(0x80 | (c >> 12 & 0x3F)));
+		cg_fprof_buf_addc(b, (char)(0x80 | (c >> 6 & 0x3F)));
+		cg_fprof_buf_addc(b, (char)(0x80 | (c & 0x3F)));
 	}
 }
 
-void fprof_atom_write(fprof_buf *b, const char *s, size_t len)
+void cg_fprof_atom_write(fprof_buf *b, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len;
 	int plain = len > 0 && !is_reserved(s, len);
@@ -792,13 +792,13 @@ void fprof_atom_write(fprof_buf *b, const char *s, size_t len)
 		first = 0;
 	}
 	if (plain) {
-		fprof_buf_add(b, s, len);
+		cg_fprof_buf_add(b, s, len);
 		return;
 	}
-	fprof_buf_addc(b, '\'');
+	cg_fprof_buf_addc(b, '\'');
 	for (p = s; p < end;)
 		write_char_escaped(b, utf8_next(&p, end), '\'');
-	fprof_buf_addc(b, '\'');
+	cg_fprof_buf_addc(b, '\'');
 }
 
 /* A list whose elements are all printable character codes (Erlang's
@@ -821,10 +821,10 @@ static int list_is_string(const fprof_term *t)
 
 static void write_string_text(fprof_buf *b, const char *s, size_t len)
 {
-	fprof_buf_addc(b, '"');
+	cg_fprof_buf_addc(b, '"');
 	for (const char *p = s, *end = s + len; p < end;)
 		write_char_escaped(b, utf8_next(&p, end), '"');
-	fprof_buf_addc(b, '"');
+	cg_fprof_buf_addc(b, '"');
 }
 
 /* Erlang's shortest round-trip float text (io_lib_format ~p). */
@@ -832,7 +832,7 @@ static void write_float(fprof_buf *b, double f)
 {
 	char tmp[64];
 	if (!isfinite(f)) {
-		fprof_buf_adds(b, "0.0");
+		cg_fprof_buf_adds(b, "0.0");
 		return;
 	}
 	int prec;
@@ -857,30 +857,30 @@ static void write_float(fprof_buf *b, double f)
 	while (nd > 1 && digits[nd - 1] == '0')
 		nd--;
 	if (neg)
-		fprof_buf_addc(b, '-');
+		cg_fprof_buf_addc(b, '-');
 	if (exp >= -4 && exp < 21) {
 		if (exp >= 0) {
 			for (int i = 0; i <= exp; i++)
-				fprof_buf_addc(b, (size_t)i < nd ? digits[i] : '0');
-			fprof_buf_addc(b, '.');
+				cg_fprof_buf_addc(b, (size_t)i < nd ? digits[i] : '0');
+			cg_fprof_buf_addc(b, '.');
 			if ((size_t)exp + 1 < nd)
-				fprof_buf_add(b, digits + exp + 1, nd - (size_t)exp - 1);
+				cg_fprof_buf_add(b, digits + exp + 1, nd - (size_t)exp - 1);
 			else
-				fprof_buf_addc(b, '0');
+				cg_fprof_buf_addc(b, '0');
 		} else {
-			fprof_buf_adds(b, "0.");
+			cg_fprof_buf_adds(b, "0.");
 			for (int i = -1; i > exp; i--)
-				fprof_buf_addc(b, '0');
-			fprof_buf_add(b, digits, nd);
+				cg_fprof_buf_addc(b, '0');
+			cg_fprof_buf_add(b, digits, nd);
 		}
 	} else {
-		fprof_buf_addc(b, digits[0]);
-		fprof_buf_addc(b, '.');
+		cg_fprof_buf_addc(b, digits[0]);
+		cg_fprof_buf_addc(b, '.');
 		if (nd > 1)
-			fprof_buf_add(b, digits + 1, nd - 1);
+			cg_fprof_buf_add(b, digits + 1, nd - 1);
 		else
-			fprof_buf_addc(b, '0');
-		fprof_buf_addf(b, "e%d", exp);
+			cg_fprof_buf_addc(b, '0');
+		cg_fprof_buf_addf(b, "e%d", exp);
 	}
 }
 
@@ -892,40 +892,40 @@ static void write_binary(fprof_buf *b, const fprof_term *t)
 		printable = printable_latin1(c) || c == '\n' || c == '\r' || c == '\t' ||
 			    c == '\v' || c == '\b' || c == '\f' || c == 27;
 	}
-	fprof_buf_adds(b, "<<");
+	cg_fprof_buf_adds(b, "<<");
 	if (printable) {
-		fprof_buf_addc(b, '"');
+		cg_fprof_buf_addc(b, '"');
 		for (uint32_t i = 0; i < t->n; i++)
 			write_char_escaped(b, (unsigned char)t->u.s[i], '"');
-		fprof_buf_addc(b, '"');
+		cg_fprof_buf_addc(b, '"');
 	} else {
 		for (uint32_t i = 0; i < t->n; i++) {
 			unsigned v = (unsigned char)t->u.s[i];
 			if (i)
-				fprof_buf_addc(b, ',');
+				cg_fprof_buf_addc(b, ',');
 			if (i + 1 == t->n && t->bits != 8)
-				fprof_buf_addf(b, "%u:%u", v >> (8 - t->bits), (unsigned)t->bits);
+				cg_fprof_buf_addf(b, "%u:%u", v >> (8 - t->bits), (unsigned)t->bits);
 			else
-				fprof_buf_addf(b, "%u", v);
+				cg_fprof_buf_addf(b, "%u", v);
 		}
 	}
-	fprof_buf_adds(b, ">>");
+	cg_fprof_buf_adds(b, ">>");
 }
 
 static void write_list_string(fprof_buf *b, const fprof_term *t)
 {
-	fprof_buf_addc(b, '"');
+	cg_fprof_buf_addc(b, '"');
 	for (uint32_t i = 0; i < t->n; i++)
 		write_char_escaped(b, (uint32_t)t->u.e[i].u.i, '"');
-	fprof_buf_addc(b, '"');
+	cg_fprof_buf_addc(b, '"');
 }
 
-void fprof_term_write(fprof_buf *b, const fprof_term *t)
+void cg_fprof_term_write(fprof_buf *b, const fprof_term *t)
 {
 	switch (t->kind) {
-	case FT_ATOM: fprof_atom_write(b, t->u.s, t->n); break;
-	case FT_INT: fprof_buf_addf(b, "%lld", (long long)t->u.i); break;
-	case FT_BIG: fprof_buf_add(b, t->u.s, t->n); break;
+	case FT_ATOM: cg_fprof_atom_write(b, t->u.s, t->n); break;
+	case FT_INT: cg_fprof_buf_addf(b, "%lld", (long long)t->u.i); break;
+	case FT_BIG: cg_fprof_buf_add(b, t->u.s, t->n); break;
 	case FT_FLOAT: write_float(b, t->u.f); break;
 	case FT_STRING: {
 		int latin1 = 1;
@@ -935,53 +935,53 @@ void fprof_term_write(fprof_buf *b, const fprof_term *t)
 			write_string_text(b, t->u.s, t->n);
 			break;
 		}
-		fprof_buf_addc(b, '[');
+		cg_fprof_buf_addc(b, '[');
 		for (const char *q = t->u.s, *e = t->u.s + t->n; q < e;) {
 			if (q != t->u.s)
-				fprof_buf_addc(b, ',');
-			fprof_buf_addf(b, "%u", utf8_next(&q, e));
+				cg_fprof_buf_addc(b, ',');
+			cg_fprof_buf_addf(b, "%u", utf8_next(&q, e));
 		}
-		fprof_buf_addc(b, ']');
+		cg_fprof_buf_addc(b, ']');
 		break;
 	}
-	case FT_NIL: fprof_buf_adds(b, "[]"); break;
+	case FT_NIL: cg_fprof_buf_adds(b, "[]"); break;
 	case FT_BINARY: write_binary(b, t); break;
 	case FT_TUPLE:
-		fprof_buf_addc(b, '{');
+		cg_fprof_buf_addc(b, '{');
 		for (uint32_t i = 0; i < t->n; i++) {
 			if (i)
-				fprof_buf_addc(b, ',');
-			fprof_term_write(b, &t->u.e[i]);
+				cg_fprof_buf_addc(b, ',');
+			cg_fprof_term_write(b, &t->u.e[i]);
 		}
-		fprof_buf_addc(b, '}');
+		cg_fprof_buf_addc(b, '}');
 		break;
 	case FT_LIST:
 		if (list_is_string(t)) {
 			write_list_string(b, t);
 			break;
 		}
-		fprof_buf_addc(b, '[');
+		cg_fprof_buf_addc(b, '[');
 		for (uint32_t i = 0; i < t->n; i++) {
 			if (i)
-				fprof_buf_addc(b, ',');
-			fprof_term_write(b, &t->u.e[i]);
+				cg_fprof_buf_addc(b, ',');
+			cg_fprof_term_write(b, &t->u.e[i]);
 		}
 		if (t->u.e[t->n].kind != FT_NIL) {
-			fprof_buf_addc(b, '|');
-			fprof_term_write(b, &t->u.e[t->n]);
+			cg_fprof_buf_addc(b, '|');
+			cg_fprof_term_write(b, &t->u.e[t->n]);
 		}
-		fprof_buf_addc(b, ']');
+		cg_fprof_buf_addc(b, ']');
 		break;
 	case FT_MAP:
-		fprof_buf_adds(b, "#{");
+		cg_fprof_buf_adds(b, "#{");
 		for (uint32_t i = 0; i < t->n; i++) {
 			if (i)
-				fprof_buf_addc(b, ',');
-			fprof_term_write(b, &t->u.e[2 * i]);
-			fprof_buf_adds(b, " => ");
-			fprof_term_write(b, &t->u.e[2 * i + 1]);
+				cg_fprof_buf_addc(b, ',');
+			cg_fprof_term_write(b, &t->u.e[2 * i]);
+			cg_fprof_buf_adds(b, " => ");
+			cg_fprof_term_write(b, &t->u.e[2 * i + 1]);
 		}
-		fprof_buf_addc(b, '}');
+		cg_fprof_buf_addc(b, '}');
 		break;
 	}
 }
@@ -1008,9 +1008,9 @@ enum { LL = 80 };
 static size_t term_len(const fprof_term *t)
 {
 	fprof_buf b = { 0 };
-	fprof_term_write(&b, t);
-	size_t n = utf8_chars(fprof_buf_cstr(&b), b.len);
-	fprof_buf_release(&b);
+	cg_fprof_term_write(&b, t);
+	size_t n = utf8_chars(cg_fprof_buf_cstr(&b), b.len);
+	cg_fprof_buf_release(&b);
 	return n;
 }
 
@@ -1038,14 +1038,14 @@ static struct pnode *pn_build(fprof_arena *a, const fprof_term *t, struct pnode 
 	} else if (t->kind == FT_MAP && t->n > 0) {
 		out->kind = PN_MAP;
 		out->n = t->n;
-		out->e = fprof_arena_alloc(a, t->n * sizeof *out->e);
+		out->e = cg_fprof_arena_alloc(a, t->n * sizeof *out->e);
 		if (!out->e)
 			return NULL;
 		for (uint32_t i = 0; i < t->n; i++) {
 			struct pnode *pr = &out->e[i];
 			pr->kind = PN_PAIR;
 			pr->n = 2;
-			pr->e = fprof_arena_alloc(a, 2 * sizeof *pr->e);
+			pr->e = cg_fprof_arena_alloc(a, 2 * sizeof *pr->e);
 			if (!pr->e || !pn_build(a, &t->u.e[2 * i], &pr->e[0]) ||
 			    !pn_build(a, &t->u.e[2 * i + 1], &pr->e[1]))
 				return NULL;
@@ -1053,7 +1053,7 @@ static struct pnode *pn_build(fprof_arena *a, const fprof_term *t, struct pnode 
 		}
 	} else if ((t->kind == FT_LIST && !list_is_string(t)) || (t->kind == FT_TUPLE && t->n > 0)) {
 		out->n = t->n;
-		out->e = fprof_arena_alloc(a, t->n * sizeof *out->e);
+		out->e = cg_fprof_arena_alloc(a, t->n * sizeof *out->e);
 		if (!out->e)
 			return NULL;
 		for (uint32_t i = 0; i < t->n; i++)
@@ -1062,7 +1062,7 @@ static struct pnode *pn_build(fprof_arena *a, const fprof_term *t, struct pnode 
 		if (t->kind == FT_LIST) {
 			out->kind = PN_LIST;
 			if (t->u.e[t->n].kind != FT_NIL) {
-				out->tail = fprof_arena_alloc(a, sizeof *out->tail);
+				out->tail = cg_fprof_arena_alloc(a, sizeof *out->tail);
 				if (!out->tail || !pn_build(a, &t->u.e[t->n], out->tail))
 					return NULL;
 			}
@@ -1088,11 +1088,11 @@ static int leafish(const struct pnode *x)
 static void pn_write(fprof_buf *b, const struct pnode *x)
 {
 	if (x->kind == PN_PAIR) {
-		fprof_term_write(b, x->e[0].t);
-		fprof_buf_adds(b, " => ");
-		fprof_term_write(b, x->e[1].t);
+		cg_fprof_term_write(b, x->e[0].t);
+		cg_fprof_buf_adds(b, " => ");
+		cg_fprof_term_write(b, x->e[1].t);
 	} else {
-		fprof_term_write(b, x->t);
+		cg_fprof_term_write(b, x->t);
 	}
 }
 
@@ -1202,7 +1202,7 @@ static int cind(const struct pnode *x, int col, int m, int ind, int ld, int w)
 static void add_indent(fprof_buf *b, int n)
 {
 	for (int i = 0; i < n; i++)
-		fprof_buf_addc(b, ' ');
+		cg_fprof_buf_addc(b, ' ');
 }
 
 static void pp(fprof_buf *b, const struct pnode *x, int col, int m, int tind, int ind, int ld, int w);
@@ -1217,13 +1217,13 @@ static int pp_element(fprof_buf *b, const struct pnode *x, int col, int m, int t
 		}
 		int i = map_value_indent(tind);
 		pp(b, &x->e[0], col, m, tind, ind, ld, w);
-		fprof_buf_adds(b, " =>\n");
+		cg_fprof_buf_adds(b, " =>\n");
 		add_indent(b, ind + i);
 		pp(b, &x->e[1], col + i, m, tind, ind + i, ld, 0);
 		return LL;
 	}
 	if (x->len < LL - col - ld && x->len + w + ld <= m && x->kind == PN_LEAF) {
-		fprof_term_write(b, x->t);
+		cg_fprof_term_write(b, x->t);
 		return x->len;
 	}
 	pp(b, x, col, m, tind, ind, ld, w);
@@ -1240,12 +1240,12 @@ static void pp_tail(fprof_buf *b, const struct pnode *e, uint32_t from, uint32_t
 		int elen = 1 + x->len;
 		if (leafish(x) && ((ld1 == 0 && elen + 1 < LL - col && w + elen + 1 <= m) ||
 				   (ld1 > 0 && elen < LL - col - ld1 && w + elen + ld1 <= m))) {
-			fprof_buf_addc(b, ',');
+			cg_fprof_buf_addc(b, ',');
 			pn_write(b, x);
 			col += elen;
 			w += elen;
 		} else {
-			fprof_buf_adds(b, ",\n");
+			cg_fprof_buf_adds(b, ",\n");
 			add_indent(b, ind);
 			int we = pp_element(b, x, col0, m, tind, ind, ld1, 0);
 			col = col0 + we;
@@ -1253,12 +1253,12 @@ static void pp_tail(fprof_buf *b, const struct pnode *e, uint32_t from, uint32_t
 		}
 	}
 	if (tail) {
-		fprof_buf_addc(b, sep);
+		cg_fprof_buf_addc(b, sep);
 		if (tail->len + 1 < LL - col - (ld + 1) && tail->len + 1 + w + (ld + 1) <= m &&
 		    tail->kind == PN_LEAF) {
-			fprof_term_write(b, tail->t);
+			cg_fprof_term_write(b, tail->t);
 		} else {
-			fprof_buf_addc(b, '\n');
+			cg_fprof_buf_addc(b, '\n');
 			add_indent(b, ind);
 			pp(b, tail, col0, m, tind, ind, ld + 1, 0);
 		}
@@ -1281,7 +1281,7 @@ static void pp_binary(fprof_buf *b, const struct pnode *x, int col, int m, int i
 	const fprof_term *t = x->t;
 	int lim = LL - col < m - 4 - w ? LL - col : m - 4 - w;
 	int n0 = lim - ld > 8 ? lim - ld : 8, n = n0;
-	fprof_buf_adds(b, "<<");
+	cg_fprof_buf_adds(b, "<<");
 	for (uint32_t i = 0; i < t->n; i++) {
 		char item[32];
 		unsigned v = (unsigned char)t->u.s[i];
@@ -1294,87 +1294,87 @@ static void pp_binary(fprof_buf *b, const struct pnode *x, int col, int m, int i
 		if (!last) {
 			len += 1;
 			if (n - len < 0) {
-				fprof_buf_addc(b, '\n');
+				cg_fprof_buf_addc(b, '\n');
 				add_indent(b, ind);
 				n = n0 - len;
 			} else {
 				n -= len;
 			}
-			fprof_buf_adds(b, item);
-			fprof_buf_addc(b, ',');
+			cg_fprof_buf_adds(b, item);
+			cg_fprof_buf_addc(b, ',');
 		} else {
 			if (len > n) {
-				fprof_buf_addc(b, '\n');
+				cg_fprof_buf_addc(b, '\n');
 				add_indent(b, ind);
 			}
-			fprof_buf_adds(b, item);
+			cg_fprof_buf_adds(b, item);
 		}
 	}
-	fprof_buf_adds(b, ">>");
+	cg_fprof_buf_adds(b, ">>");
 }
 
 static void pp(fprof_buf *b, const struct pnode *x, int col, int m, int tind, int ind, int ld, int w)
 {
 	if ((x->len < LL - col - ld && x->len + w + ld <= m) || x->kind == PN_LEAF) {
-		fprof_term_write(b, x->t);
+		cg_fprof_term_write(b, x->t);
 		return;
 	}
 	switch (x->kind) {
 	case PN_LIST:
-		fprof_buf_addc(b, '[');
+		cg_fprof_buf_addc(b, '[');
 		pp_list(b, x->e, x->n, x->tail, col + 1, m, tind, ind + 1, ld, '|', w + 1);
-		fprof_buf_addc(b, ']');
+		cg_fprof_buf_addc(b, ']');
 		break;
 	case PN_TUPLE:
-		fprof_buf_addc(b, '{');
+		cg_fprof_buf_addc(b, '{');
 		pp_list(b, x->e, x->n, NULL, col + 1, m, tind, ind + 1, ld, ',', w + 1);
-		fprof_buf_addc(b, '}');
+		cg_fprof_buf_addc(b, '}');
 		break;
 	case PN_TAGGED: {
 		int tagind = x->tlen + 2, tcol = col + tagind;
-		fprof_buf_addc(b, '{');
-		fprof_term_write(b, x->e[0].t);
+		cg_fprof_buf_addc(b, '{');
+		cg_fprof_term_write(b, x->e[0].t);
 		w += 1;
 		if (tind > 0 && tagind > tind)
 			pp_tail(b, x->e, 1, x->n, NULL, col + tind, tcol, m, tind, ind + tind, ld, ',',
 				w + x->tlen);
 		else {
-			fprof_buf_addc(b, ',');
+			cg_fprof_buf_addc(b, ',');
 			pp_list(b, x->e + 1, x->n - 1, NULL, tcol, m, tind, ind + tagind, ld, ',',
 				w + x->tlen + 1);
 		}
-		fprof_buf_addc(b, '}');
+		cg_fprof_buf_addc(b, '}');
 		break;
 	}
 	case PN_BIN:
 		pp_binary(b, x, col + 2, m, ind + 2, ld, w);
 		break;
 	case PN_MAP:
-		fprof_buf_adds(b, "#{");
+		cg_fprof_buf_adds(b, "#{");
 		pp_list(b, x->e, x->n, NULL, col + 2, m, tind, ind + 2, ld, ',', w + 1);
-		fprof_buf_addc(b, '}');
+		cg_fprof_buf_addc(b, '}');
 		break;
 	}
 }
 
-void fprof_term_pretty(fprof_buf *b, const fprof_term *t, int col0)
+void cg_fprof_term_pretty(fprof_buf *b, const fprof_term *t, int col0)
 {
 	int col = col0 + 1;   /* io_lib_pretty counts columns from 1 */
 	fprof_arena a = { 0 };
 	struct pnode root;
 	if (!pn_build(&a, t, &root)) {
-		fprof_term_write(b, t);   /* out of memory: flat is still correct Erlang */
-		fprof_arena_release(&a);
+		cg_fprof_term_write(b, t);   /* out of memory: flat is still correct Erlang */
+		cg_fprof_arena_release(&a);
 		return;
 	}
 	if (root.len < LL - col) {
-		fprof_term_write(b, t);
+		cg_fprof_term_write(b, t);
 	} else {
 		int m = root.len;
 		int tind = cind(&root, col, m, -1, 0, 0) == 0 ? -1 : cind(&root, col, m, 4, 0, 0) == 0 ? 4 : 1;
 		pp(b, &root, col, m, tind, col - 1, 0, 0);
 	}
-	fprof_arena_release(&a);
+	cg_fprof_arena_release(&a);
 }
 
 /* ---- term order ------------------------------------------------------------------- */
@@ -1432,7 +1432,7 @@ static int list_elem(const fprof_term *t, size_t i, fprof_term *out, const fprof
 	return 0;
 }
 
-int fprof_term_compare(const fprof_term *a, const fprof_term *b)
+int cg_fprof_term_compare(const fprof_term *a, const fprof_term *b)
 {
 	int ra = kind_rank(a), rb = kind_rank(b);
 	if (ra != rb)
@@ -1450,7 +1450,7 @@ int fprof_term_compare(const fprof_term *a, const fprof_term *b)
 		if (a->n != b->n)
 			return a->n < b->n ? -1 : 1;
 		for (uint32_t i = 0; i < (ra == 7 ? 2 * a->n : a->n); i++) {
-			int c = fprof_term_compare(&a->u.e[i], &b->u.e[i]);
+			int c = cg_fprof_term_compare(&a->u.e[i], &b->u.e[i]);
 			if (c)
 				return c;
 		}
@@ -1464,12 +1464,12 @@ int fprof_term_compare(const fprof_term *a, const fprof_term *b)
 			if (!ha || !hb) {
 				fprof_term nil = { .kind = FT_NIL };
 				if (!ha && !hb)
-					return fprof_term_compare(ta ? ta : &nil, tb ? tb : &nil);
+					return cg_fprof_term_compare(ta ? ta : &nil, tb ? tb : &nil);
 				/* one list ended: compare its tail with the other's element */
-				return !ha ? fprof_term_compare(ta ? ta : &nil, &y)
-					   : fprof_term_compare(&x, tb ? tb : &nil);
+				return !ha ? cg_fprof_term_compare(ta ? ta : &nil, &y)
+					   : cg_fprof_term_compare(&x, tb ? tb : &nil);
 			}
-			int c = fprof_term_compare(&x, &y);
+			int c = cg_fprof_term_compare(&x, &y);
 			if (c)
 				return c;
 		}
@@ -1518,7 +1518,7 @@ static int parse_quoted(fprof_arena *a, const char **pp, const char *end, char q
 	fprof_buf b = { 0 };
 	while (p < end && *p != quote) {
 		if (*p != '\\') {
-			fprof_buf_addc(&b, *p++);
+			cg_fprof_buf_addc(&b, *p++);
 			continue;
 		}
 		if (++p >= end)
@@ -1558,17 +1558,17 @@ static int parse_quoted(fprof_arena *a, const char **pp, const char *end, char q
 		char tmp[4];
 		if (c > 0x10FFFF)
 			c = '?';
-		fprof_buf_add(&b, tmp, (size_t)utf8_put(tmp, c));
+		cg_fprof_buf_add(&b, tmp, (size_t)utf8_put(tmp, c));
 	}
 	if (p >= end) {
-		fprof_buf_release(&b);
+		cg_fprof_buf_release(&b);
 		*why = "unterminated quoted text";
 		return CG_EFORMAT;
 	}
-	*s = fprof_arena_strdup(a, b.data ? b.data : "", b.len);
+	*s = cg_fprof_arena_strdup(a, b.data ? b.data : "", b.len);
 	*len = b.len;
 	int oom = b.oom;
-	fprof_buf_release(&b);
+	cg_fprof_buf_release(&b);
 	if (!*s || oom)
 		return CG_ENOMEM;
 	*pp = p + 1;
@@ -1633,7 +1633,7 @@ static int parse_items(fprof_arena *a, const char **pp, const char *end, char cl
 			return CG_EFORMAT;
 		}
 	}
-	*items = fprof_arena_alloc(a, (n + 1) * sizeof **items);
+	*items = cg_fprof_arena_alloc(a, (n + 1) * sizeof **items);
 	if (!*items) {
 		free(v);
 		return CG_ENOMEM;
@@ -1727,7 +1727,7 @@ static int parse_depth(fprof_arena *a, const char **pp, const char *end, fprof_t
 				t->u.i = c == '-' ? -v : v;
 			} else {
 				t->kind = FT_BIG;
-				t->u.s = fprof_arena_strdup(a, p, l);
+				t->u.s = cg_fprof_arena_strdup(a, p, l);
 				t->n = (uint32_t)l;
 				if (!t->u.s)
 					return CG_ENOMEM;
@@ -1785,7 +1785,7 @@ static int parse_depth(fprof_arena *a, const char **pp, const char *end, fprof_t
 			return CG_EFORMAT;
 		}
 		p++;
-		items = fprof_arena_alloc(a, (cnt + 1) * sizeof *items);
+		items = cg_fprof_arena_alloc(a, (cnt + 1) * sizeof *items);
 		if (!items) {
 			free(v);
 			return CG_ENOMEM;
@@ -1807,17 +1807,17 @@ static int parse_depth(fprof_arena *a, const char **pp, const char *end, fprof_t
 		while (p < end && *p != '>') {
 			if (*p == '"') {
 				if ((rc = parse_quoted(a, &p, end, '"', &s, &len, why))) {
-					fprof_buf_release(&b);
+					cg_fprof_buf_release(&b);
 					return rc;
 				}
 				/* string bytes are Latin-1 characters */
 				for (const char *r = s, *e2 = s + len; r < e2;)
-					fprof_buf_addc(&b, (char)utf8_next(&r, e2));
+					cg_fprof_buf_addc(&b, (char)utf8_next(&r, e2));
 			} else {
 				char *q;
 				long v = strtol(p, &q, 10);
 				if (q == p) {
-					fprof_buf_release(&b);
+					cg_fprof_buf_release(&b);
 					*why = "bad binary";
 					return CG_EFORMAT;
 				}
@@ -1829,7 +1829,7 @@ static int parse_depth(fprof_arena *a, const char **pp, const char *end, fprof_t
 						bits = 8;
 					v <<= 8 - bits;
 				}
-				fprof_buf_addc(&b, (char)v);
+				cg_fprof_buf_addc(&b, (char)v);
 			}
 			skip_space(&p, end);
 			if (p < end && *p == ',')
@@ -1837,7 +1837,7 @@ static int parse_depth(fprof_arena *a, const char **pp, const char *end, fprof_t
 			skip_space(&p, end);
 		}
 		if (end - p < 2 || p[1] != '>') {
-			fprof_buf_release(&b);
+			cg_fprof_buf_release(&b);
 			*why = "unterminated binary";
 			return CG_EFORMAT;
 		}
@@ -1845,8 +1845,8 @@ static int parse_depth(fprof_arena *a, const char **pp, const char *end, fprof_t
 		t->kind = FT_BINARY;
 		t->bits = (uint8_t)bits;
 		t->n = (uint32_t)b.len;
-		t->u.s = fprof_arena_strdup(a, b.data ? b.data : "", b.len);
-		fprof_buf_release(&b);
+		t->u.s = cg_fprof_arena_strdup(a, b.data ? b.data : "", b.len);
+		cg_fprof_buf_release(&b);
 		if (!t->u.s)
 			return CG_ENOMEM;
 	} else if ((c >= 'a' && c <= 'z') || (unsigned char)c >= 0xC0) {
@@ -1863,7 +1863,7 @@ static int parse_depth(fprof_arena *a, const char **pp, const char *end, fprof_t
 			return CG_EFORMAT;
 		}
 		t->kind = FT_ATOM;
-		t->u.s = fprof_arena_strdup(a, p, (size_t)(q - p));
+		t->u.s = cg_fprof_arena_strdup(a, p, (size_t)(q - p));
 		t->n = (uint32_t)(q - p);
 		if (!t->u.s)
 			return CG_ENOMEM;
@@ -1877,7 +1877,7 @@ static int parse_depth(fprof_arena *a, const char **pp, const char *end, fprof_t
 	return 0;
 }
 
-int fprof_term_parse(fprof_arena *a, const char **p, const char *end, fprof_term **out,
+int cg_fprof_term_parse(fprof_arena *a, const char **p, const char *end, fprof_term **out,
 		     const char **why)
 {
 	return parse_depth(a, p, end, out, why, 0);
@@ -1916,12 +1916,12 @@ static int name_atom(fprof_arena *a, const char **pp, const char *end, fprof_ter
 	return 0;
 }
 
-int fprof_name_term(fprof_arena *a, const char *name, fprof_term **out)
+int cg_fprof_name_term(fprof_arena *a, const char *name, fprof_term **out)
 {
 	size_t n = strlen(name);
 	const char *p = name, *end = name + n;
 	fprof_term *t = new_term(a, FT_TUPLE);
-	fprof_term *e = fprof_arena_alloc(a, 3 * sizeof *e);
+	fprof_term *e = cg_fprof_arena_alloc(a, 3 * sizeof *e);
 	if (!t || !e)
 		return CG_ENOMEM;
 	if (name_atom(a, &p, end, &e[0]) == 0 && p < end && *p == ':' && (p++, 1) &&

@@ -34,9 +34,9 @@ typedef struct fprof_arena {
 	struct fprof_arena_chunk *head;
 } fprof_arena;
 
-void *fprof_arena_alloc(fprof_arena *a, size_t size);   /* zeroed; NULL on ENOMEM */
-char *fprof_arena_strdup(fprof_arena *a, const char *s, size_t len);
-void fprof_arena_release(fprof_arena *a);
+void *cg_fprof_arena_alloc(fprof_arena *a, size_t size);   /* zeroed; NULL on ENOMEM */
+char *cg_fprof_arena_strdup(fprof_arena *a, const char *s, size_t len);
+void cg_fprof_arena_release(fprof_arena *a);
 
 /* ---- growable byte buffer ------------------------------------------------------ */
 
@@ -46,12 +46,12 @@ typedef struct fprof_buf {
 	int oom;        /* set once an allocation failed; data stays valid */
 } fprof_buf;
 
-void fprof_buf_add(fprof_buf *b, const char *s, size_t len);
-void fprof_buf_adds(fprof_buf *b, const char *s);
-void fprof_buf_addc(fprof_buf *b, char c);
-void fprof_buf_addf(fprof_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *fprof_buf_cstr(fprof_buf *b);   /* NUL-terminated view */
-void fprof_buf_release(fprof_buf *b);
+void cg_fprof_buf_add(fprof_buf *b, const char *s, size_t len);
+void cg_fprof_buf_adds(fprof_buf *b, const char *s);
+void cg_fprof_buf_addc(fprof_buf *b, char c);
+void cg_fprof_buf_addf(fprof_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *cg_fprof_buf_cstr(fprof_buf *b);   /* NUL-terminated view */
+void cg_fprof_buf_release(fprof_buf *b);
 
 /* ---- terms -------------------------------------------------------------------- */
 
@@ -83,33 +83,33 @@ typedef struct fprof_term {
 /* Decodes one external-term-format term (no version byte) from
  * [*p, end), advancing *p.  Returns 0, CG_EFORMAT (bad or truncated term;
  * *why says what) or CG_ENOMEM. */
-int fprof_etf_decode(fprof_arena *a, const uint8_t **p, const uint8_t *end,
+int cg_fprof_etf_decode(fprof_arena *a, const uint8_t **p, const uint8_t *end,
 		     fprof_term **out, const char **why);
 
 /* Skips one term; 0 or CG_EFORMAT with *why. */
-int fprof_etf_skip(const uint8_t **p, const uint8_t *end, const char **why);
+int cg_fprof_etf_skip(const uint8_t **p, const uint8_t *end, const char **why);
 
 /* Parses Erlang term text (what fprof prints: atoms, integers, floats,
  * strings, tuples, lists, maps, binaries) from [*p, end), skipping white
  * space and %-comments first, advancing *p.  0 or CG_EFORMAT. */
-int fprof_term_parse(fprof_arena *a, const char **p, const char *end,
+int cg_fprof_term_parse(fprof_arena *a, const char **p, const char *end,
 		     fprof_term **out, const char **why);
 
 /* Appends the term as `io_lib:format("~tp")` writes it when it fits on
  * one line. */
-void fprof_term_write(fprof_buf *b, const fprof_term *t);
+void cg_fprof_term_write(fprof_buf *b, const fprof_term *t);
 /* Appends an atom with Erlang's quoting rules (quotes only when needed). */
-void fprof_atom_write(fprof_buf *b, const char *s, size_t len);
+void cg_fprof_atom_write(fprof_buf *b, const char *s, size_t len);
 /* Appends the term as `~tp` pretty-prints it starting at column `col`
  * (0-based) with line length 80. */
-void fprof_term_pretty(fprof_buf *b, const fprof_term *t, int col);
+void cg_fprof_term_pretty(fprof_buf *b, const fprof_term *t, int col);
 
 /* Erlang's standard order of terms: <0, 0, >0. */
-int fprof_term_compare(const fprof_term *a, const fprof_term *b);
+int cg_fprof_term_compare(const fprof_term *a, const fprof_term *b);
 
 /* The Erlang term fprof prints for a model function name: {M,F,A} for
  * "M:F/A" (atoms possibly quoted), else the atom itself ("suspend",
  * "undefined", or any other name). */
-int fprof_name_term(fprof_arena *a, const char *name, fprof_term **out);
+int cg_fprof_name_term(fprof_arena *a, const char *name, fprof_term **out);
 
 #endif

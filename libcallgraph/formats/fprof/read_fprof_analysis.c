@@ -35,7 +35,7 @@ struct ar {
 	int used_part0;
 	cg_fid undef;
 	cg_error *err;
-	fprof_buf rows;     /* the current part's rows, see fprof_rows_store */
+	fprof_buf rows;     /* the current part's rows, see cg_fprof_rows_store */
 	int rows_part;
 };
 
@@ -45,7 +45,7 @@ static int flush_rows(struct ar *a)
 	int rc = 0;
 	if (a->rows.len)
 		rc = a->rows.oom ? CG_ENOMEM
-				 : fprof_rows_store(a->p, (unsigned)a->rows_part, fprof_buf_cstr(&a->rows));
+				 : cg_fprof_rows_store(a->p, (unsigned)a->rows_part, cg_fprof_buf_cstr(&a->rows));
 	a->rows.len = 0;
 	return rc;
 }
@@ -77,17 +77,17 @@ static int func_of(struct ar *a, const fprof_term *t, cg_fid *out)
 	fprof_buf b = { 0 };
 	if (t->kind == FT_TUPLE && t->n == 3 && t->u.e[0].kind == FT_ATOM && t->u.e[1].kind == FT_ATOM &&
 	    t->u.e[2].kind == FT_INT) {
-		fprof_atom_write(&b, t->u.e[0].u.s, t->u.e[0].n);
-		fprof_buf_addc(&b, ':');
-		fprof_atom_write(&b, t->u.e[1].u.s, t->u.e[1].n);
-		fprof_buf_addf(&b, "/%lld", (long long)t->u.e[2].u.i);
+		cg_fprof_atom_write(&b, t->u.e[0].u.s, t->u.e[0].n);
+		cg_fprof_buf_addc(&b, ':');
+		cg_fprof_atom_write(&b, t->u.e[1].u.s, t->u.e[1].n);
+		cg_fprof_buf_addf(&b, "/%lld", (long long)t->u.e[2].u.i);
 	} else if (t->kind == FT_ATOM) {
-		fprof_buf_add(&b, t->u.s, t->n);
+		cg_fprof_buf_add(&b, t->u.s, t->n);
 	} else {
-		fprof_term_write(&b, t);
+		cg_fprof_term_write(&b, t);
 	}
-	int rc = b.oom ? CG_ENOMEM : fprof_model_function(a->p, fprof_buf_cstr(&b), out);
-	fprof_buf_release(&b);
+	int rc = b.oom ? CG_ENOMEM : cg_fprof_model_function(a->p, cg_fprof_buf_cstr(&b), out);
+	cg_fprof_buf_release(&b);
 	return rc;
 }
 
@@ -114,11 +114,11 @@ static int set_part_meta(struct ar *a, const char *what, const fprof_term *t)
 	fprof_buf b = { 0 };
 	snprintf(key, sizeof key, "fprof.part.%d.%s", a->part, what);
 	if (t->kind == FT_STRING)
-		fprof_buf_add(&b, t->u.s, t->n);   /* spawned_by: the pid text itself */
+		cg_fprof_buf_add(&b, t->u.s, t->n);   /* spawned_by: the pid text itself */
 	else
-		fprof_term_write(&b, t);
-	int rc = b.oom ? CG_ENOMEM : cg_profile_set_meta(a->p, key, fprof_buf_cstr(&b));
-	fprof_buf_release(&b);
+		cg_fprof_term_write(&b, t);
+	int rc = b.oom ? CG_ENOMEM : cg_profile_set_meta(a->p, key, cg_fprof_buf_cstr(&b));
+	cg_fprof_buf_release(&b);
 	return rc;
 }
 
@@ -196,7 +196,7 @@ static int add_row(struct ar *a, unsigned part, cg_fid caller, cg_fid func, uint
 	if (a->rows_part != (int)part && (rc = flush_rows(a)))
 		return rc;
 	a->rows_part = (int)part;
-	fprof_rows_add(&a->rows, cg_profile_function(a->p, caller)->name,
+	cg_fprof_rows_add(&a->rows, cg_profile_function(a->p, caller)->name,
 		       cg_profile_function(a->p, func)->name, cnt, acc, own);
 	vec[a->ev] = own;
 	return cg_profile_add_self(a->p, part, func, vec);
@@ -303,7 +303,7 @@ int cg_read_fprof_analysis_buffer(cg_profile *profile, const void *data, size_t 
 		a.ev = cg_profile_add_event(profile, "us", "Time in microseconds (fprof OWN/ACC)", 1e-6);
 	if (a.ev < 0)
 		return cg_error_set(err, a.ev, "%s: cannot add the event \"us\"", a.name);
-	int rc = fprof_model_function(profile, "undefined", &a.undef);
+	int rc = cg_fprof_model_function(profile, "undefined", &a.undef);
 	fprof_arena arena = { 0 };
 	struct pending pend = { 0 };
 	int saw_options = 0;
@@ -326,7 +326,7 @@ int cg_read_fprof_analysis_buffer(cg_profile *profile, const void *data, size_t 
 		}
 		fprof_term *t;
 		const char *why, *r = q;
-		if (fprof_term_parse(&arena, &r, te, &t, &why)) {
+		if (cg_fprof_term_parse(&arena, &r, te, &t, &why)) {
 			rc = bad(&a, q, why);
 			break;
 		}
@@ -373,10 +373,10 @@ int cg_read_fprof_analysis_buffer(cg_profile *profile, const void *data, size_t 
 	}
 	if (!rc)
 		rc = flush_rows(&a);
-	fprof_buf_release(&a.rows);
+	cg_fprof_buf_release(&a.rows);
 	free(pend.terms);
 	free(pend.at);
-	fprof_arena_release(&arena);
+	cg_fprof_arena_release(&arena);
 	if (rc && rc != CG_EFORMAT)
 		return cg_error_set(err, rc, "%s: %s", a.name, cg_strerror(rc));
 	return rc;

@@ -114,7 +114,7 @@ static int raw_add(struct rawcache *c, fprof_arena *a, const uint8_t *p, size_t 
 		c->slot = s;
 		c->scap = scap;
 	}
-	const uint8_t *copy = (const uint8_t *)fprof_arena_strdup(a, (const char *)p, n);
+	const uint8_t *copy = (const uint8_t *)cg_fprof_arena_strdup(a, (const char *)p, n);
 	if (!copy)
 		return CG_ENOMEM;
 	c->keys[c->n] = (struct rawkey){ copy, (uint32_t)n, val };
@@ -282,7 +282,7 @@ static void msg_add(struct msgcache *c, fprof_arena *a, struct msgkey key)
 		c->cap = cap;
 		memset(c->recent, 0, sizeof c->recent);   /* pointed into the old table */
 	}
-	const uint8_t *copy = (const uint8_t *)fprof_arena_strdup(a, (const char *)key.bytes, key.len);
+	const uint8_t *copy = (const uint8_t *)cg_fprof_arena_strdup(a, (const char *)key.bytes, key.len);
 	if (!copy)
 		return;
 	key.bytes = copy;
@@ -421,7 +421,7 @@ static int get_ts(const uint8_t **pp, const uint8_t *end, int64_t *ts)
 static int skip(const uint8_t **p, const uint8_t *end)
 {
 	const char *why;
-	return fprof_etf_skip(p, end, &why) ? TR_BAD : TR_OK;
+	return cg_fprof_etf_skip(p, end, &why) ? TR_BAD : TR_OK;
 }
 
 static int oom(struct reader *r)
@@ -459,7 +459,7 @@ static int get_pid(struct reader *r, const uint8_t **pp, const uint8_t *end, uin
 		const char *un = (const char *)node;
 		if (l1) {
 			/* node names are ASCII in practice; transcode anyway */
-			char *u = fprof_arena_alloc(&tmp, 2 * nlen + 1);
+			char *u = cg_fprof_arena_alloc(&tmp, 2 * nlen + 1);
 			if (!u)
 				return oom(r);
 			ulen = 0;
@@ -475,8 +475,8 @@ static int get_pid(struct reader *r, const uint8_t **pp, const uint8_t *end, uin
 		} else {
 			ulen = nlen;
 		}
-		*proc = fp_proc_intern(&r->st, un, ulen, rd32(p), rd32(p + 4), creation);
-		fprof_arena_release(&tmp);
+		*proc = cg_fp_proc_intern(&r->st, un, ulen, rd32(p), rd32(p + 4), creation);
+		cg_fprof_arena_release(&tmp);
 		if (*proc == FP_NONE || raw_add(&r->pids, &r->st.arena, start, n, h, *proc))
 			return oom(r);
 	}
@@ -616,7 +616,7 @@ static int get_mfa(struct reader *r, const uint8_t **pp, const uint8_t *end, int
 		}
 		char mb[2048], fb[2048];
 		size_t mu = to_utf8(m, ml, m1, mb, sizeof mb), fu = to_utf8(f, fl, f1, fb, sizeof fb);
-		*fid = fp_func_intern(&r->st, mb, mu, fb, fu, (uint32_t)arity);
+		*fid = cg_fp_func_intern(&r->st, mb, mu, fb, fu, (uint32_t)arity);
 		if (*fid == FP_NONE || raw_add(&r->mfas, &r->st.arena, start, n, h, *fid))
 			return oom(r);
 	}
@@ -708,7 +708,7 @@ static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
 		r->learnt_bytes = msg;
 		if (get_ts(&p, end, &ts))
 			return TR_BAD;
-		rc = fp_result(r, fp_call(st, proc, fid, cp, ts));
+		rc = fp_result(r, cg_fp_call(st, proc, fid, cp, ts));
 	} else if (KIND("return_to") && arity == 5) {
 		if (get_mfa(r, &p, end, 1, &fid))
 			return TR_BAD;
@@ -717,7 +717,7 @@ static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
 		r->learnt_bytes = msg;
 		if (get_ts(&p, end, &ts))
 			return TR_BAD;
-		rc = fp_result(r, fp_return_to(st, proc, fid, ts));
+		rc = fp_result(r, cg_fp_return_to(st, proc, fid, ts));
 	} else if ((KIND("spawn") || KIND("spawned")) && arity == 6) {
 		if (get_pid(r, &p, end, &other))
 			return TR_BAD;
@@ -725,7 +725,7 @@ static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
 		const uint8_t *q = p;
 		fprof_term *mfargs;
 		const char *why;
-		if (fprof_etf_decode(&st->arena, &q, end, &mfargs, &why))
+		if (cg_fprof_etf_decode(&st->arena, &q, end, &mfargs, &why))
 			return TR_BAD;
 		if (mfargs->kind != FT_TUPLE || mfargs->n != 3 || mfargs->u.e[0].kind != FT_ATOM ||
 		    mfargs->u.e[1].kind != FT_ATOM)
@@ -738,7 +738,7 @@ static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
 			nargs = args->n;
 		else
 			return TR_BAD;
-		uint32_t mfa = fp_func_intern(st, mfargs->u.e[0].u.s, mfargs->u.e[0].n,
+		uint32_t mfa = cg_fp_func_intern(st, mfargs->u.e[0].u.s, mfargs->u.e[0].n,
 					      mfargs->u.e[1].u.s, mfargs->u.e[1].n, nargs);
 		if (mfa == FP_NONE)
 			return oom(r);
@@ -746,26 +746,26 @@ static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
 		if (get_ts(&p, end, &ts))
 			return TR_BAD;
 		if (KIND("spawn"))
-			rc = fp_result(r, fp_spawn(st, other, proc, mfa, mfargs, ts));
+			rc = fp_result(r, cg_fp_spawn(st, other, proc, mfa, mfargs, ts));
 		else
-			rc = fp_result(r, fp_spawn(st, proc, other, mfa, mfargs, ts));
+			rc = fp_result(r, cg_fp_spawn(st, proc, other, mfa, mfargs, ts));
 	} else if (KIND("exit") && arity == 5) {
 		if (skip(&p, end) || get_ts(&p, end, &ts))
 			return TR_BAD;
-		rc = fp_result(r, fp_exit(st, proc, ts));
+		rc = fp_result(r, cg_fp_exit(st, proc, ts));
 	} else if ((KIND("out") || KIND("in")) && arity == 5) {
 		if (get_loc(r, &p, end, &fid) || get_ts(&p, end, &ts))
 			return TR_BAD;
-		rc = fp_result(r, KIND("out") ? fp_out(st, proc, fid, ts) : fp_in(st, proc, fid, ts));
+		rc = fp_result(r, KIND("out") ? cg_fp_out(st, proc, fid, ts) : cg_fp_in(st, proc, fid, ts));
 	} else if ((KIND("gc_minor_start") || KIND("gc_major_start") || KIND("gc_start")) &&
 		   arity == 5) {
 		if (skip(&p, end) || get_ts(&p, end, &ts))
 			return TR_BAD;
-		rc = fp_result(r, fp_gc_start(st, proc, ts));
+		rc = fp_result(r, cg_fp_gc_start(st, proc, ts));
 	} else if ((KIND("gc_minor_end") || KIND("gc_major_end") || KIND("gc_end")) && arity == 5) {
 		if (skip(&p, end) || get_ts(&p, end, &ts))
 			return TR_BAD;
-		rc = fp_result(r, fp_gc_end(st, proc, ts));
+		rc = fp_result(r, cg_fp_gc_end(st, proc, ts));
 	} else if (((KIND("link") || KIND("unlink") || KIND("getting_linked") ||
 		     KIND("getting_unlinked") || KIND("register") || KIND("unregister") ||
 		     KIND("receive")) && arity == 5) ||
@@ -783,7 +783,7 @@ static int handle(struct reader *r, const uint8_t *p, const uint8_t *end)
 	if (rc == TR_OK) {
 		if (p != end)
 			return TR_BAD;
-		fp_handled(st, ts);
+		cg_fp_handled(st, ts);
 	}
 	return rc;
 }
@@ -810,7 +810,7 @@ static void stop(struct reader *r, const char *why, int close_stacks)
 	/* after a data error fprof closes the open stacks at the last good
 	 * timestamp; after a reader error (truncation) it does not */
 	if (close_stacks && r->st.have_first)
-		fp_finish(&r->st, r->st.last_ts);
+		cg_fp_finish(&r->st, r->st.last_ts);
 }
 
 /* get_ts for a timestamp that must end exactly at `end`, its integers in
@@ -868,10 +868,10 @@ static int handle_cached(struct reader *r, const uint8_t *p, const uint8_t *end)
 		const struct msgkey *k = msg_lookup(&r->msgs, p, n - tl);
 		if (!k)
 			continue;
-		int rc = fp_result(r, k->kind == MK_CALL ? fp_call(&r->st, k->proc, k->fid, k->cp, ts)
-							 : fp_return_to(&r->st, k->proc, k->fid, ts));
+		int rc = fp_result(r, k->kind == MK_CALL ? cg_fp_call(&r->st, k->proc, k->fid, k->cp, ts)
+							 : cg_fp_return_to(&r->st, k->proc, k->fid, ts));
 		if (rc == TR_OK)
-			fp_handled(&r->st, ts);
+			cg_fp_handled(&r->st, ts);
 		return rc;
 	}
 	return TR_MISS;
@@ -961,10 +961,10 @@ static int finish(struct reader *r, cg_profile *profile, const char *trunc, cg_e
 			o->warn(o->warn_ctx, msg);
 		}
 	} else if (r->st.have_first) {
-		if (fp_finish(&r->st, r->st.last_ts))
+		if (cg_fp_finish(&r->st, r->st.last_ts))
 			return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->name);
 	}
-	int rc = fp_to_model(&r->st, profile, o && o->suspend_self, err);
+	int rc = cg_fp_to_model(&r->st, profile, o && o->suspend_self, err);
 	if (rc)
 		return rc;
 	char num[32];
@@ -988,7 +988,7 @@ static void reader_release(struct reader *r)
 	raw_release(&r->pids);
 	raw_release(&r->mfas);
 	msg_release(&r->msgs);
-	fp_release(&r->st);
+	cg_fp_release(&r->st);
 }
 
 static int bad_tag(struct reader *r, const uint8_t *at, cg_error *err)
@@ -1002,7 +1002,7 @@ int cg_read_fprof_trace_buffer(cg_profile *profile, const void *data, size_t len
 {
 	struct reader r;
 	reader_init(&r, name ? name : "(buffer)", opts);
-	int rc = fp_init(&r.st);
+	int rc = cg_fp_init(&r.st);
 	if (rc) {
 		reader_release(&r);
 		return cg_error_set(err, rc, "%s: out of memory", r.name);
@@ -1181,7 +1181,7 @@ int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_re
 #endif
 	struct reader r;
 	reader_init(&r, name, opts);
-	int rc = fp_init(&r.st);
+	int rc = cg_fp_init(&r.st);
 	if (rc)
 		rc = cg_error_set(err, rc, "%s: out of memory", name);
 	const char *trunc = NULL;

@@ -106,7 +106,7 @@ static const fprof_term *name_term(struct names *nm, const cg_profile *p, cg_fid
 	if (!nm->term[i]) {
 		if (i == nm->nf)
 			nm->term[i] = &nm->undefined;
-		else if (fprof_name_term(&nm->arena, cg_profile_function(p, (cg_fid)i)->name, &nm->term[i]))
+		else if (cg_fprof_name_term(&nm->arena, cg_profile_function(p, (cg_fid)i)->name, &nm->term[i]))
 			return NULL;
 	}
 	return nm->term[i];
@@ -120,9 +120,9 @@ static const char *name_text(struct names *nm, const cg_profile *p, cg_fid f)
 		if (!t)
 			return NULL;
 		fprof_buf b = { 0 };
-		fprof_term_write(&b, t);
-		nm->text[i] = b.oom ? NULL : fprof_arena_strdup(&nm->arena, b.data, b.len);
-		fprof_buf_release(&b);
+		cg_fprof_term_write(&b, t);
+		nm->text[i] = b.oom ? NULL : cg_fprof_arena_strdup(&nm->arena, b.data, b.len);
+		cg_fprof_buf_release(&b);
 	}
 	return nm->text[i];
 }
@@ -246,7 +246,7 @@ static int cmp_clocks_desc(struct writer *w, const struct clocks *a, const struc
 		return ka > kb ? -1 : 1;
 	const fprof_term *ta = name_term(&w->nm, w->p, a->id);
 	const fprof_term *tb = name_term(&w->nm, w->p, b->id);
-	int c = ta && tb ? fprof_term_compare(ta, tb) : 0;
+	int c = ta && tb ? cg_fprof_term_compare(ta, tb) : 0;
 	if (c)
 		return -c;
 	if (a->cnt != b->cnt)
@@ -273,21 +273,21 @@ static int cmp_fs_qs(const void *x, const void *y, void *ctx)
 
 static void pad_right(fprof_buf *b, const char *s, size_t len, int width)
 {
-	fprof_buf_add(b, s, len);
+	cg_fprof_buf_add(b, s, len);
 	/* widths count characters, not bytes */
 	size_t chars = 0;
 	for (size_t i = 0; i < len; i++)
 		chars += ((unsigned char)s[i] & 0xC0) != 0x80;
 	for (int i = (int)chars; i < width; i++)
-		fprof_buf_addc(b, ' ');
+		cg_fprof_buf_addc(b, ' ');
 }
 
 static void pad_left(fprof_buf *b, const char *s, int width)
 {
 	int len = (int)strlen(s);
 	for (int i = len; i < width; i++)
-		fprof_buf_addc(b, ' ');
-	fprof_buf_adds(b, s);
+		cg_fprof_buf_addc(b, ' ');
+	cg_fprof_buf_adds(b, s);
 }
 
 /* Microseconds as fprof's `~.3f` of ms, from the integer. */
@@ -315,10 +315,10 @@ static void row_line(struct writer *w, const char *head, const char *name, uint6
 	char tmp[64];
 	pad_right(&b, head, strlen(head), 3);
 	fprof_buf b2 = { 0 };
-	fprof_buf_adds(&b2, name);
-	fprof_buf_addc(&b2, ',');
-	pad_right(&b, fprof_buf_cstr(&b2), b2.len, w->w1);
-	fprof_buf_release(&b2);
+	cg_fprof_buf_adds(&b2, name);
+	cg_fprof_buf_addc(&b2, ',');
+	pad_right(&b, cg_fprof_buf_cstr(&b2), b2.len, w->w1);
+	cg_fprof_buf_release(&b2);
 	snprintf(tmp, sizeof tmp, "%llu,", (unsigned long long)cnt);
 	pad_left(&b, tmp, w->w2);
 	if (acc) {
@@ -333,9 +333,9 @@ static void row_line(struct writer *w, const char *head, const char *name, uint6
 	pad_left(&b, tmp, w->w4 - 1);
 	pad_right(&b, tail, strlen(tail), 4);
 	pad_left(&b, comment, 4);
-	fprof_buf_addc(&b, '\n');
+	cg_fprof_buf_addc(&b, '\n');
 	emit(w, &b);
-	fprof_buf_release(&b);
+	cg_fprof_buf_release(&b);
 }
 
 static void clocks_line(struct writer *w, const char *head, const struct clocks *c, const char *tail,
@@ -352,16 +352,16 @@ static void clocks_line(struct writer *w, const char *head, const struct clocks 
 static void head_line(struct writer *w)
 {
 	fprof_buf b = { 0 };
-	fprof_buf_adds(&b, "%  ");
+	cg_fprof_buf_adds(&b, "%  ");
 	pad_right(&b, " ", 1, w->w1);
 	pad_left(&b, " CNT ", w->w2);
 	pad_left(&b, " ACC ", w->w3);
 	pad_left(&b, " OWN", w->w4 - 1);
 	pad_right(&b, "", 0, 4);
 	pad_left(&b, "", 4);
-	fprof_buf_addc(&b, '\n');
+	cg_fprof_buf_addc(&b, '\n');
 	emit(w, &b);
-	fprof_buf_release(&b);
+	cg_fprof_buf_release(&b);
 }
 
 static void paragraphs(struct writer *w, struct group *g, int callers)
@@ -410,28 +410,28 @@ static int tagged_line(struct writer *w, const char *tag, const char *text, cons
 	fprof_arena a = { 0 };
 	fprof_term *t;
 	const char *why, *q = text;
-	int rc = fprof_term_parse(&a, &q, text + strlen(text), &t, &why);
+	int rc = cg_fprof_term_parse(&a, &q, text + strlen(text), &t, &why);
 	if (rc) {
-		fprof_arena_release(&a);
+		cg_fprof_arena_release(&a);
 		return rc;
 	}
 	fprof_buf b = { 0 };
-	fprof_buf_adds(&b, " { ");
-	fprof_buf_adds(&b, tag);
-	fprof_buf_adds(&b, ", ");
-	fprof_term_pretty(&b, t, (int)(3 + strlen(tag) + 2));
-	fprof_buf_adds(&b, tail);
-	fprof_buf_addc(&b, '\n');
+	cg_fprof_buf_adds(&b, " { ");
+	cg_fprof_buf_adds(&b, tag);
+	cg_fprof_buf_adds(&b, ", ");
+	cg_fprof_term_pretty(&b, t, (int)(3 + strlen(tag) + 2));
+	cg_fprof_buf_adds(&b, tail);
+	cg_fprof_buf_addc(&b, '\n');
 	emit(w, &b);
-	fprof_buf_release(&b);
-	fprof_arena_release(&a);
+	cg_fprof_buf_release(&b);
+	cg_fprof_arena_release(&a);
 	return 0;
 }
 
 static int string_term_text(const char *s, fprof_buf *b)
 {
 	fprof_term t = { .kind = FT_STRING, .n = (uint32_t)strlen(s), .u.s = s };
-	fprof_term_write(b, &t);
+	cg_fprof_term_write(b, &t);
 	return b->oom ? CG_ENOMEM : 0;
 }
 
@@ -446,14 +446,14 @@ static void process_header(struct writer *w, const fprof_part_rows *pr)
 	const char *by = part_meta(p, pr->part, "spawned_by");
 	const char *as = part_meta(p, pr->part, "spawned_as");
 	const char *ic = part_meta(p, pr->part, "initial_calls");
-	row_line(w, "[{ ", fprof_buf_cstr(&b), pr->cnt, NULL, pr->own, by ? "}," : "}].", "%%");
-	fprof_buf_release(&b);
+	row_line(w, "[{ ", cg_fprof_buf_cstr(&b), pr->cnt, NULL, pr->own, by ? "}," : "}].", "%%");
+	cg_fprof_buf_release(&b);
 	if (!by)
 		return;
 	fprof_buf sb = { 0 };
 	string_term_text(by, &sb);
-	int rc = tagged_line(w, "spawned_by", fprof_buf_cstr(&sb), as || ic ? "}," : "}].");
-	fprof_buf_release(&sb);
+	int rc = tagged_line(w, "spawned_by", cg_fprof_buf_cstr(&sb), as || ic ? "}," : "}].");
+	cg_fprof_buf_release(&sb);
 	if (!rc && as)
 		rc = tagged_line(w, "spawned_as", as, ic ? "}," : "}].");
 	if (!rc && ic)
@@ -534,7 +534,7 @@ int cg_write_fprof_analysis(const cg_profile *p, FILE *out, const cg_fprof_analy
 	fprof_part_rows *parts;
 	size_t nparts;
 	cg_fid undef;
-	int rc = fprof_rows_from_profile(p, &parts, &nparts, &undef, err);
+	int rc = cg_fprof_rows_from_profile(p, &parts, &nparts, &undef, err);
 	if (rc)
 		return rc;
 	uint64_t tcnt = 0;
@@ -546,7 +546,7 @@ int cg_write_fprof_analysis(const cg_profile *p, FILE *out, const cg_fprof_analy
 		nrows += parts[i].nrows;
 	}
 	if (nrows == 0) {
-		fprof_rows_release(parts, nparts);
+		cg_fprof_rows_release(parts, nparts);
 		return cg_error_set(err, CG_EFORMAT, "fprof: empty trace (nothing to analyse)");
 	}
 	struct writer w = { 0 };
@@ -611,8 +611,8 @@ int cg_write_fprof_analysis(const cg_profile *p, FILE *out, const cg_fprof_analy
 		rc = CG_ENOMEM;
 done:
 	group_release(&g);
-	fprof_rows_release(parts, nparts);
-	fprof_arena_release(&w.nm.arena);
+	cg_fprof_rows_release(parts, nparts);
+	cg_fprof_arena_release(&w.nm.arena);
 	free(w.nm.term);
 	free(w.nm.text);
 	if (rc)
