@@ -37,9 +37,12 @@ $(B)/bin/cgrun: $(B)/collector/cgrun.o
 
 ALL_TARGETS  += $(CGC_SO) $(CGC_A) $(B)/bin/cgrun
 INSTALL_BINS += $(B)/bin/cgrun
-INSTALL_EXTRA += install -m 755 $(CGC_SO) $(DESTDIR)$(PREFIX)/lib/ && \
-	install -m 644 $(CGC_A) $(DESTDIR)$(PREFIX)/lib/ && \
-	install -m 644 collector/cgcollect.h $(DESTDIR)$(PREFIX)/include/ ;
+INSTALL_EXTRA += install -m 755 $(CGC_SO) $(DESTDIR)$(LIBDIR)/ && \
+	install -m 644 $(CGC_A) $(DESTDIR)$(LIBDIR)/ && \
+	install -m 644 collector/cgcollect.h $(DESTDIR)$(INCLUDEDIR)/ && \
+	$(call cg_pc,collector/cgcollect.pc.in,$(DESTDIR)$(PKGCONFIGDIR)/cgcollect.pc) ;
+UNINSTALL_EXTRA += rm -f $(DESTDIR)$(LIBDIR)/libcgcollect.so $(DESTDIR)$(LIBDIR)/libcgcollect.a \
+	$(DESTDIR)$(INCLUDEDIR)/cgcollect.h $(DESTDIR)$(PKGCONFIGDIR)/cgcollect.pc ;
 
 # ---- the toy interpreter (uses the API; linked with the static collector) --
 CGC_EXAMPLES := $(B)/examples/minilog

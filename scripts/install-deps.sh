@@ -9,6 +9,7 @@ set -euo pipefail
 packages=(
   build-essential pkg-config python3 perl         # compiler, make, prove
   binutils binutils-dev libiberty-dev zlib1g-dev   # gprof 2.40, libbfd, demangler
+  libzstd-dev                                      # libbfd.a needs it for static links
   libxml2-dev libxml2-utils                        # XML writer/reader, xmllint
   erlang-base erlang-tools                         # erl + fprof
   valgrind graphviz                                # callgrind_annotate, dot

@@ -4,7 +4,7 @@
 . "${CG_TOP:-.}/tests/lib.sh"
 require_tool cc pkg-config
 cd "$CG_TOP"
-for h in libcallgraph/include/callgraph.h libcallgraph/include/callgraph/*.h; do
+for h in libcallgraph/include/callgraph.h libcallgraph/include/callgraph/*.h libcallgraph/include/callgraph/sys/*.h; do
   rel=${h#libcallgraph/include/}
   printf '#include "%s"\n#include "%s"\nint cg_header_test_dummy;\n' "$rel" "$rel" > "$WORK/h.c"
   ok "$rel compiles alone (C11, -Wall -Wextra -pedantic -Werror)" \
@@ -42,4 +42,43 @@ is "only cg_* symbols are exported" "$exported" ""
 # with a program's own names at link time.
 static_globals=$(nm -g --defined-only "$WORK/root/usr/lib/libcallgraph.a" | awk 'NF == 3 {print $3}' | grep -v '^cg_' | head -5)
 is "every global symbol of the static library starts with cg_" "$static_globals" ""
+
+# pkg-config --static: a program linked against the static archive alone
+# (the shared library hidden) with the private flags the .pc file lists.
+mkdir -p "$WORK/static/lib"
+cp "$WORK/root/usr/lib/libcallgraph.a" "$WORK/static/lib/"
+static_flags=$(PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR="$WORK/root" pkg-config --static --cflags --libs libcallgraph)
+ok "a program links the static library with pkg-config --static" \
+  cc -std=c11 ${CG_SANFLAGS:-} -o "$WORK/use-static" "$WORK/use.c" -L"$WORK/static/lib" $static_flags
+ok "the statically linked program needs no libcallgraph.so" \
+  sh -c "! ldd '$WORK/use-static' | grep -q libcallgraph"
+is "and runs" "$("$WORK/use-static" 2>&1)" "$(cat VERSION 2>/dev/null || echo 0.1.0) 1"
+
+# The collector's own pkg-config file.
+cat > "$WORK/usec.c" <<'C'
+#include <cgcollect.h>
+int main(void) { return 0; }
+C
+cflags=$(PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR="$WORK/root" pkg-config --cflags --libs cgcollect)
+ok "a program builds against the collector via pkg-config (cgcollect.pc)" \
+  cc -std=c11 -o "$WORK/usec" "$WORK/usec.c" $cflags
+ok "the XML schema is installed" test -f "$WORK/root/usr/share/callgraph/xml-schema.rng"
+ok "sys/format.h is installed" test -f "$WORK/root/usr/include/callgraph/sys/format.h"
+
+# Directory variables are honoured one by one, and uninstall removes all.
+make -s install INSTALL_NO_BUILD=1 DESTDIR="$WORK/root2" PREFIX=/opt/cg LIBDIR=/opt/cg/lib64 \
+  BINDIR=/opt/cg/sbin MANDIR=/opt/cg/man B="${CG_BUILD#$CG_TOP/}" >"$WORK/install2.log" 2>&1
+ok "LIBDIR is honoured" test -f "$WORK/root2/opt/cg/lib64/libcallgraph.a"
+ok "BINDIR is honoured" test -x "$WORK/root2/opt/cg/sbin/cgconvert"
+ok "MANDIR is honoured" test -f "$WORK/root2/opt/cg/man/man1/cgprof.1"
+like "the .pc file points at LIBDIR" "$(cat "$WORK/root2/opt/cg/lib64/pkgconfig/libcallgraph.pc")" 'libdir=/opt/cg/lib64'
+make -s uninstall DESTDIR="$WORK/root2" PREFIX=/opt/cg LIBDIR=/opt/cg/lib64 \
+  BINDIR=/opt/cg/sbin MANDIR=/opt/cg/man B="${CG_BUILD#$CG_TOP/}" >"$WORK/uninstall.log" 2>&1
+is "make uninstall leaves no file behind" "$(find "$WORK/root2" -type f -o -type l | head -5)" ""
+
+# make clean B=DIR removes that build directory and no other.
+mkdir -p "$WORK/scratch-build/x"
+make -s clean B="$WORK/scratch-build" >/dev/null 2>&1
+ok "make clean B=DIR removes DIR" test ! -e "$WORK/scratch-build"
+ok "and leaves the suite's own build directory alone" test -d "$CG_BUILD"
 done_testing
