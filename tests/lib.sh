@@ -2,6 +2,7 @@
 #   . "$CG_TOP/tests/lib.sh"
 #   ok "description" command args...     # passes when the command exits 0
 #   is "description" "$got" "$expected"  # string equality, diff on failure
+#   like "description" "$got" 'regex'   # extended regex match
 #   cmp_files "description" got.txt expected.txt
 #   done_testing
 # $BIN is the build's bin dir; $WORK a fresh temporary directory removed at
@@ -46,6 +47,17 @@ is() {
 		_tap_result 1 "$1"
 		diff <(printf '%s\n' "$3") <(printf '%s\n' "$2") | head -40 | sed 's/^/# /'
 	fi
+}
+
+# like "description" "$got" 'extended regex'
+like() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then _tap_result 0 "$1"; else
+		_tap_result 1 "$1"; diag "no match for /$3/ in:" "$2" | head -20; fi
+}
+
+# failing_names < TAP: the names of the failed tests, sorted, ';'-joined.
+failing_names() {
+	sed -n 's/^not ok [0-9]* - //p' | LC_ALL=C sort | tr '\n' ';'
 }
 
 cmp_files() {

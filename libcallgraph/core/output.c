@@ -21,6 +21,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,6 +41,58 @@ struct cg_output {
 	int keep_mode;   /* mode to restore on the new file, -1 for the umask default */
 };
 
+/* Named temporary files still being written.  If SIGINT, SIGTERM or SIGHUP
+ * arrives while one exists, and the program left that signal at its
+ * default action, the handler removes them before the signal takes its
+ * course, so an interrupted conversion leaves nothing behind.  (Unnamed
+ * files need none of this, and nothing can help against SIGKILL for named
+ * ones: that is why O_TMPFILE comes first.) */
+#define PENDING_MAX 64
+static char *volatile pending[PENDING_MAX];
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void remove_pending(int sig)
+{
+	for (int i = 0; i < PENDING_MAX; i++) {
+		char *p = pending[i];
+		if (p)
+			unlink(p);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_cleanup(void)
+{
+	for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
+		struct sigaction old;
+		if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+		    !(old.sa_flags & SA_SIGINFO)) {
+			struct sigaction sa;
+			memset(&sa, 0, sizeof sa);
+			sa.sa_handler = remove_pending;
+			sigemptyset(&sa.sa_mask);
+			sigaction(cleanup_signals[i], &sa, NULL);
+		}
+	}
+}
+
+static void track_pending(char *path)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, install_cleanup);
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (__sync_bool_compare_and_swap(&pending[i], NULL, path))
+			return;
+}
+
+static void untrack_pending(const char *path)
+{
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (pending[i] == path)
+			pending[i] = NULL;
+}
+
 /* The directory part of path ("." when there is none), malloc'd. */
 static char *dir_of(const char *path)
 {
@@ -52,6 +106,8 @@ static char *dir_of(const char *path)
 
 static void output_free(cg_output *o)
 {
+	if (o->tmp_path)
+		untrack_pending(o->tmp_path);
 	free(o->path);
 	free(o->tmp_path);
 	free(o);
@@ -62,6 +118,13 @@ static void output_free(cg_output *o)
 static int open_unnamed(const char *dir)
 {
 #ifdef O_TMPFILE
+	/* CG_OUTPUT_NAMED_TEMP=1 takes the fallback path everywhere: for
+	 * filesystems whose O_TMPFILE misbehaves, and for the tests. */
+	const char *named = getenv("CG_OUTPUT_NAMED_TEMP");
+	if (named && strcmp(named, "1") == 0) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
 	return open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 #else
 	(void)dir;
@@ -88,6 +151,7 @@ static int open_named(const char *path, char **tmp_out)
 		snprintf(tmp, n + 32, "%s.tmp%016llx", path, r);
 		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0) {
+			track_pending(tmp);
 			*tmp_out = tmp;
 			return fd;
 		}
@@ -229,6 +293,7 @@ static int link_unnamed(cg_output *o)
 		/* linkat never follows or replaces an existing name: a link
 		 * planted at this path makes it fail with EEXIST. */
 		if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
+			track_pending(tmp);
 			o->tmp_path = tmp;
 			return 0;
 		}
