@@ -1,0 +1,29 @@
+# collector/interp: the interpreter bindings of libcgcollect (Lua 5.4,
+# Python 3, SWI-Prolog 9), cgrun's interpreter recognition, and the
+# interpreter benchmark.  Each binding builds against the interpreter's
+# Debian dev package and lands in $(B)/lib/cgcollect/LANG/, where cgrun
+# looks for it (next to libcgcollect.so).  See docs/cgcollect-interp.7.
+#
+# The bindings link libcgcollect.so by soname with an rpath to it: under
+# cgrun the preloaded copy is the one used (same soname), loaded by hand
+# they still find it.
+
+CGI_DIR     := $(B)/lib/cgcollect
+CGI_CFLAGS  := -std=c11 $(OPT) $(WARN) -fPIC -fvisibility=hidden -D_GNU_SOURCE -Icollector $(CFLAGS)
+CGI_LINK    := -shared $(LDFLAGS) -L$(B)/lib -Wl,-rpath,'$$ORIGIN/../..' -lcgcollect -Wl,-z,nodelete
+
+# ---- cgrun: which interpreter is it, and how the binding gets in ----------
+$(B)/collector/cgrun_lang.o: CFLAGS_ALL := $(CFLAGS_ALL) -Icollector
+$(B)/bin/cgrun: $(B)/collector/cgrun_lang.o
+
+# ---- Lua 5.4: a C module loaded through LUA_INIT_5_4 -------------------------
+# No -llua: lua5.4 has the VM linked in and exports it to C modules.
+LUA_CFLAGS  := $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
+CGI_LUA     := $(CGI_DIR)/lua/cgcollect.so
+
+$(CGI_LUA): collector/lua/cglua.c collector/cgcollect.h $(CGC_SO)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(CGI_CFLAGS) $(LUA_CFLAGS) -o $@ $< $(CGI_LINK)
+
+ALL_TARGETS += $(CGI_LUA)
