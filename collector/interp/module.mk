@@ -27,3 +27,23 @@ $(CGI_LUA): collector/lua/cglua.c collector/cgcollect.h $(CGC_SO)
 	$(Q)$(CC) $(CGI_CFLAGS) $(LUA_CFLAGS) -o $@ $< $(CGI_LINK)
 
 ALL_TARGETS += $(CGI_LUA)
+
+# ---- Python 3: an extension module and a sitecustomize on PYTHONPATH --------
+# Built for Debian's Python (PYTHON_INTERP), whichever python3 is first on
+# PATH: the module only loads into the Python it was built for.
+PYTHON_INTERP ?= /usr/bin/python3
+PY_INCLUDE  := $(shell $(PYTHON_INTERP) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
+PY_SUFFIX   := $(shell $(PYTHON_INTERP) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+CGI_PY      := $(CGI_DIR)/python/_cgcollect$(PY_SUFFIX)
+CGI_PYSITE  := $(CGI_DIR)/python/sitecustomize.py
+
+$(CGI_PY): collector/python/cgpython.c collector/cgcollect.h $(CGC_SO)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(CGI_CFLAGS) -I$(PY_INCLUDE) -o $@ $< $(CGI_LINK)
+
+$(CGI_PYSITE): collector/python/sitecustomize.py
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+ALL_TARGETS += $(CGI_PY) $(CGI_PYSITE)
