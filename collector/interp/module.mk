@@ -47,3 +47,21 @@ $(CGI_PYSITE): collector/python/sitecustomize.py
 	$(Q)cp $< $@
 
 ALL_TARGETS += $(CGI_PY) $(CGI_PYSITE)
+
+# ---- SWI-Prolog 9: a Prolog file loaded with -s, and its foreign library ----
+# -isystem: SWI-Prolog.h has old-style declarations our warnings dislike.
+SWIPL_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags swipl 2>/dev/null || echo -I/usr/lib/swi-prolog/include))
+SWIPL_LIBS   := $(shell pkg-config --libs swipl 2>/dev/null || echo -lswipl)
+CGI_PL       := $(CGI_DIR)/prolog/cgswipl.so
+CGI_PLFILE   := $(CGI_DIR)/prolog/cgcollect.pl
+
+$(CGI_PL): collector/prolog/cgswipl.c collector/cgcollect.h $(CGC_SO)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(CGI_CFLAGS) $(SWIPL_CFLAGS) -o $@ $< $(CGI_LINK) $(SWIPL_LIBS)
+
+$(CGI_PLFILE): collector/prolog/cgcollect.pl
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+ALL_TARGETS += $(CGI_PL) $(CGI_PLFILE)
