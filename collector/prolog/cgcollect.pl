@@ -1,4 +1,4 @@
-/*  cgcollect.pl — the SWI-Prolog binding of libcgcollect.
+/*  cgcollect.pl - the SWI-Prolog binding of libcgcollect.
 
     cgrun(1) runs `swipl -s cgcollect.pl ARGS...`, so this file is loaded
     before the program.  It turns SWI-Prolog's own profiler on (its virtual

@@ -1,4 +1,4 @@
-/*  swiprof.pl — the reference for the SWI-Prolog binding: SWI's own
+/*  swiprof.pl - the reference for the SWI-Prolog binding: SWI's own
     profiler.  swiprof(Goal) runs Goal under profile/2 with ports(true) and
     prints, for every predicate of module user, "Name/Arity Calls Redos
     Recursive" from profile_data/1 (recursive entries are the calls from
