@@ -65,3 +65,10 @@ $(CGI_PLFILE): collector/prolog/cgcollect.pl
 	$(Q)cp $< $@
 
 ALL_TARGETS += $(CGI_PL) $(CGI_PLFILE)
+
+# ---- benchmark: overhead per call against each interpreter's profiler -------
+bench-interp: $(CGC_SO) $(B)/bin/cgrun $(CGI_LUA) $(CGI_PY) $(CGI_PYSITE) $(CGI_PL) $(CGI_PLFILE)
+	B=$(B) sh collector/interp/bench.sh
+
+BENCH_TARGETS += bench-interp
+.PHONY: bench-interp
