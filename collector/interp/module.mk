@@ -72,3 +72,13 @@ bench-interp: $(CGC_SO) $(B)/bin/cgrun $(CGI_LUA) $(CGI_PY) $(CGI_PYSITE) $(CGI_
 
 BENCH_TARGETS += bench-interp
 .PHONY: bench-interp
+
+# ---- install: the bindings next to the library, and the man page ------------
+INSTALL_EXTRA += install -d $(DESTDIR)$(PREFIX)/lib/cgcollect/lua $(DESTDIR)$(PREFIX)/lib/cgcollect/python \
+	  $(DESTDIR)$(PREFIX)/lib/cgcollect/prolog $(DESTDIR)$(PREFIX)/share/man/man7 && \
+	install -m 755 $(CGI_LUA) $(DESTDIR)$(PREFIX)/lib/cgcollect/lua/ && \
+	install -m 755 $(CGI_PY) $(DESTDIR)$(PREFIX)/lib/cgcollect/python/ && \
+	install -m 644 $(CGI_PYSITE) $(DESTDIR)$(PREFIX)/lib/cgcollect/python/ && \
+	install -m 755 $(CGI_PL) $(DESTDIR)$(PREFIX)/lib/cgcollect/prolog/ && \
+	install -m 644 $(CGI_PLFILE) $(DESTDIR)$(PREFIX)/lib/cgcollect/prolog/ && \
+	install -m 644 docs/cgcollect-interp.7 $(DESTDIR)$(PREFIX)/share/man/man7/ ;
