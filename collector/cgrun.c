@@ -16,13 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "cgcollect.h"
+#include "cgrun_lang.h"
 
 #define PROG "cgrun"
 
 static void usage(FILE *f)
 {
 	fputs("Usage: cgrun [-o FILE] [--time=cpu|wall|calls] [--hz=N] [--noprofile=NAME]...\n"
-	      "             [--] PROGRAM [ARGS]\n"
+	      "             [--lang=lua|python|prolog] [--] PROGRAM [ARGS]\n"
 	      "Run PROGRAM (built with -finstrument-functions) under the callgraph\n"
 	      "collector and write its calling-context tree in cgtree format.\n"
 	      "\n"
@@ -33,6 +34,8 @@ static void usage(FILE *f)
 	      "                        calls: every call is one tick (deterministic)\n"
 	      "      --hz=N            sampling rate for cpu/wall (default 1000)\n"
 	      "      --noprofile=NAME  make function NAME transparent (repeatable)\n"
+	      "      --lang=LANG       PROGRAM is a Lua, Python or SWI-Prolog interpreter\n"
+	      "                        (default: recognised by its name; see cgcollect-interp(7))\n"
 	      "  -h, --help            show this help\n"
 	      "  -V, --version         show the version\n", f);
 }
@@ -136,6 +139,7 @@ int main(int argc, char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "hz", required_argument, NULL, 'z' },
 		{ "noprofile", required_argument, NULL, 'n' },
+		{ "lang", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -169,6 +173,12 @@ int main(int argc, char **argv)
 		case 'n':
 			if (!*optarg || strchr(optarg, ',') || append(&noprofile, optarg) != 0) {
 				fprintf(stderr, PROG ": bad --noprofile name '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'L':
+			if (cgrun_lang_option(optarg) != 0) {
+				fprintf(stderr, PROG ": --lang must be lua, python or prolog, not '%s'\n", optarg);
 				return 2;
 			}
 			break;
@@ -221,6 +231,10 @@ int main(int argc, char **argv)
 		unsetenv("CGCOLLECT_NOPROFILE");
 	free(noprofile);
 
+	char **cmd = argv + optind;
+	if (cgrun_lang_prepare(lib, &cmd) != 0)
+		return 2;
+
 	struct stat before;
 	int existed = stat(abs_out, &before) == 0;
 	struct seen children = { NULL, NULL, 0 };
@@ -232,7 +246,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (pid == 0) {
-		execvp(argv[optind], argv + optind);
+		execvp(cmd[0], cmd);
 		fprintf(stderr, PROG ": %s: cannot run: %s\n", argv[optind], strerror(errno));
 		_exit(127);
 	}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the packages callgraph needs to build and test on Debian 12
 # (compiler, libbfd/libiberty, libxml2, and the reference tools the
-# differential tests run: gprof, erl/fprof, callgrind_annotate, xmllint, dot),
+# differential tests run: gprof, erl/fprof, callgrind_annotate, xmllint, dot;
+# the interpreters the collector's bindings are built for and tested with),
 # plus the flame-graph viewer the folded output is checked in: speedscope
 # from npm (into the repo's gitignored .tools/) run in headless chromium.
 # Idempotent: installs only what is missing.  Needs root (or sudo).
@@ -15,6 +16,9 @@ packages=(
   valgrind graphviz                                # callgrind_annotate, dot
   time uftrace                                     # make bench: GNU time, uftrace
   chromium                                         # runs speedscope headless
+  lua5.4 liblua5.4-dev                             # interpreter bindings: Lua 5.4,
+  python3-dev                                      # Debian's Python 3 (headers),
+  swi-prolog-nox                                   # SWI-Prolog 9
 )
 # npm for speedscope; a machine with its own Node.js (and npm) keeps it.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
