@@ -1,10 +1,19 @@
 #!/bin/sh
-# Fails when a banned C function (curl's list) appears in our sources.
+# Fails when a banned C function (curl's list) appears in our sources, or
+# when a file points outside the repository (the project stands alone: what
+# a user or maintainer needs is in docs/).
 cd "$(dirname "$0")/.." || exit 2
+status=0
 hits=$(git ls-files '*.c' '*.h' 2>/dev/null | xargs -r grep -nE '\b(sprintf|vsprintf|strcpy|strcat|strncpy|gets|strtok|atoi)[[:space:]]*\(' 2>/dev/null)
 if [ -n "$hits" ]; then
   echo "banned functions in use (use snprintf, explicit lengths, strtol with end checks):" >&2
   echo "$hits" >&2
-  exit 1
+  status=1
 fi
-exit 0
+outside=$(git ls-files 2>/dev/null | grep -v '^scripts/check-banned.sh$' | xargs -r grep -ln '\.\./shared' 2>/dev/null)
+if [ -n "$outside" ]; then
+  echo "these files point outside the repository (../shared); put what is needed in docs/:" >&2
+  echo "$outside" >&2
+  status=1
+fi
+exit $status

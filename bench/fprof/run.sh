@@ -1,7 +1,6 @@
 #!/bin/sh
 # Benchmark: fprof:profile + fprof:analyse against our reader + writer on the
-# same ~5M-call trace (the workload of ../../../shared/bench/fprof, kept here
-# as fprof_bench_gen.erl).  Prints both times, the ratio and both peak RSS,
+# same ~5M-call trace (the workload of fprof_bench_gen.erl beside this script).  Prints both times, the ratio and both peak RSS,
 # and checks that both analyses are identical.
 #
 #   sh bench/fprof/run.sh            (from the repository root, after make)

@@ -4,7 +4,7 @@
  * Which symbols, in which order, which one wins at a shared address and
  * which source line each gets must be exactly GNU gprof 2.40's choice,
  * because the report is byte-compared with gprof's.  See
- * ../shared/specs/gprof.md, section 3.
+ * docs/gprof-compat.md, section 3.
  *
  * Speed: gprof asks BFD for each symbol's source line with the full symbol
  * table attached, which makes BFD scan all symbols per query (quadratic;

@@ -1,6 +1,6 @@
 /*
  * fprof_profile.c — fprof's profiling phase: simulated stacks, the
- * CNT/OWN/ACC table and the calling-context tree (spec §B4).
+ * CNT/OWN/ACC table and the calling-context tree (docs/fprof.md).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * fprof_profile.h — fprof's profiling phase (internal).
  *
- * Replays trace events the way `fprof:profile` does (spec §B4): one
+ * Replays trace events the way `fprof:profile` does (docs/fprof.md, "The mapping into the model"): one
  * simulated two-dimensional stack per process (levels of tail-call
  * chains), and a table of counters per (process, caller, function):
  * CNT, OWN and ACC in microseconds.  Alongside, a calling-context tree

@@ -1,5 +1,5 @@
 /*
- * write_fprof.c — the text fprof:analyse/1 prints (spec §B5), from any
+ * write_fprof.c — the text fprof:analyse/1 prints (docs/fprof.md, "fprof:analyse text"), from any
  * profile; byte for byte for profiles read from fprof traces.
  *
  * Layout, sorting and number formatting follow fprof's do_analyse_1:

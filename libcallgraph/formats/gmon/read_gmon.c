@@ -2,7 +2,7 @@
  * read_gmon.c — gmon.out files (GNU tagged format, old BSD and 4.4BSD)
  * into the model, with GNU gprof 2.40's rules for summing several files,
  * crediting histogram bins to symbols and mapping arcs to symbols
- * (../shared/specs/gprof.md, sections 2, 4 and 5.1).
+ * (docs/gprof-compat.md, sections 2, 4 and 5.1).
  *
  * A file is streamed through a fixed window (memory does not grow with
  * the file) by a cursor that checks every length against what is there,

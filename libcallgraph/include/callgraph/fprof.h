@@ -81,7 +81,7 @@ typedef struct cg_fprof_read_options {
 	 * is only in ACC, so callers' inclusive costs exceed the sum of self
 	 * costs).  1: `suspend` gets its waiting time as self cost, in the
 	 * per-function self costs and in the call tree, so self costs add up
-	 * to each process's traced wall time (spec §C2 (a); GC during a
+	 * to each process's traced wall time (docs/fprof.md; GC during a
 	 * suspension is then counted in both).  What fprof:analyse prints is
 	 * the same either way: OWN per row comes from fprof.part.N.rows. */
 	int suspend_self;
