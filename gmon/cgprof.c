@@ -270,7 +270,8 @@ static void parse(args *a, int argc, char **argv)
 		case 'Z': no_style_opt(a, STYLE_EXEC_COUNTS, optarg, CG_GPROF_EXCL_EXEC); break;
 		case OPT_DEMANGLE:
 			a->report.demangle = 1;
-			if (optarg && cg_demangle_set_style(optarg) < 0) {
+			a->report.demangle_style = optarg;
+			if (optarg && !cg_demangle_style_known(optarg)) {
 				fprintf(stderr, "%s: unknown demangling style `%s'\n", whoami, optarg);
 				exit(1);
 			}

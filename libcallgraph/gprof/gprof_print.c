@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libiberty/demangle.h>
+
+#include "demangle.h"
 #include "gprof_internal.h"
 
 /* libbfd's demangler (what gprof calls); declared here because bfd.h
@@ -34,7 +36,9 @@ static const char *display_name(gp_printer *pr, uint32_t s)
 		return sym->name ? sym->name : "";
 	if (!pr->named[s]) {
 		pr->named[s] = 1;
-		pr->names[s] = bfd_demangle(NULL, sym->name, DMGL_ANSI | DMGL_PARAMS);
+		int style = cg_demangle_style_bits(pr->a->opts.demangle_style);
+		pr->names[s] = bfd_demangle(NULL, sym->name,
+					    DMGL_ANSI | DMGL_PARAMS | (style > 0 ? style : 0));
 	}
 	return pr->names[s] ? pr->names[s] : sym->name;
 }

@@ -13,6 +13,7 @@
 #include <bfd.h>
 
 #include "cgtree_symbols.h"
+#include "symtab_bfd.h"
 
 #define DEMANGLE_FLAGS 3  /* DMGL_PARAMS | DMGL_ANSI, as gprof and nm -C use */
 
@@ -69,11 +70,7 @@ static long load_symbols(bfd *abfd, asymbol ***out)
 
 cgt_symtab *cg_objsym_open(const char *path)
 {
-	static int initialised;
-	if (!initialised) {
-		bfd_init();
-		initialised = 1;
-	}
+	cg_bfd_init_once();
 	cgt_symtab *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;

@@ -17,11 +17,24 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <bfd.h>
 
 #include "symtab_bfd.h"
 
-static int bfd_ready;  /* bfd_init is idempotent; this only saves calls */
+static pthread_once_t bfd_once = PTHREAD_ONCE_INIT;
+
+static void bfd_setup(void)
+{
+	bfd_init();
+}
+
+/* BFD's global state is set up exactly once, whichever thread gets here
+ * first, for every reader in symbols/. */
+void cg_bfd_init_once(void)
+{
+	pthread_once(&bfd_once, bfd_setup);
+}
 
 /* The name filter gprof applies to static (class 't') symbols.  It walks
  * the name with one pointer; after a ".NNN" suffix that ends the name the
@@ -415,10 +428,7 @@ int cg_symtab_load(cg_symtab *t, cg_profile *p, const char *path, const cg_symta
 	int rc;
 
 	memset(t, 0, sizeof *t);
-	if (!bfd_ready) {
-		bfd_init();
-		bfd_ready = 1;
-	}
+	cg_bfd_init_once();
 	abfd = bfd_openr(path, NULL);
 	if (abfd == NULL) {
 		int e = bfd_get_error() == bfd_error_system_call ? errno : ENOENT;

@@ -44,6 +44,8 @@ typedef struct cg_symtab_options {
 int cg_symtab_load(cg_symtab *out, cg_profile *profile, const char *path,
 		   const cg_symtab_options *opts, cg_error *err);
 void cg_symtab_release(cg_symtab *t);
+/* Initialises libbfd once per process (thread-safe). */
+void cg_bfd_init_once(void);
 /* gprof's sym_lookup: index of the symbol owning addr, or -1. */
 long cg_symtab_lookup(const cg_symtab *t, uint64_t addr);
 

@@ -147,9 +147,12 @@ CG_EXTERN int cg_read_gmon(cg_profile *profile, const char *executable,
  * string the caller frees, or NULL when `name` is not a mangled name
  * (print it unchanged). */
 CG_EXTERN char *cg_demangle(const char *name);
-/* Selects the demangling style for the whole process (gprof's
- * --demangle=STYLE).  CG_EUSAGE for an unknown style name. */
-CG_EXTERN int cg_demangle_set_style(const char *style);
+/* The same in a named style (gprof's --demangle=STYLE: "auto", "gnu-v3",
+ * "java", "gnat", "dlang", "rust"); NULL is automatic.  NULL also when the
+ * style is unknown.  Thread-safe: the style is per call. */
+CG_EXTERN char *cg_demangle_style(const char *name, const char *style);
+/* 1 when `style` names a demangling style, else 0. */
+CG_EXTERN int cg_demangle_style_known(const char *style);
 
 #ifdef __cplusplus
 }

@@ -147,12 +147,14 @@ typedef struct cg_gprof_options {
 	FILE *messages;              /* "PROG: could not locate `F'" and the
 	                                like go here; NULL: nowhere */
 	const char *program_name;    /* PROG in those messages ("gprof") */
+	/* --demangle=STYLE (see cg_demangle_style); NULL: automatic. */
+	const char *demangle_style;
 } cg_gprof_options;
 
 #define CG_GPROF_OPTIONS_VERSION 1
 #define CG_GPROF_OPTIONS_INIT \
 	{ CG_GPROF_OPTIONS_VERSION, NULL, 0, 0, 0, 0, 0, 80, 1, 0, 0, 0, 0, 0, 0, \
-	  NULL, 0, 1, 10, 0, 0, NULL, NULL }
+	  NULL, 0, 1, 10, 0, 0, NULL, NULL, NULL }
 
 /* Writes the report sections `parts` (CG_GPROF_* bits) of part `part` in
  * gprof's order ([-T: graph] flat [normal: graph] index [exec counts]).
