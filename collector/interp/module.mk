@@ -73,12 +73,14 @@ bench-interp: $(CGC_SO) $(B)/bin/cgrun $(CGI_LUA) $(CGI_PY) $(CGI_PYSITE) $(CGI_
 BENCH_TARGETS += bench-interp
 .PHONY: bench-interp
 
-# ---- install: the bindings next to the library, and the man page ------------
-INSTALL_EXTRA += install -d $(DESTDIR)$(PREFIX)/lib/cgcollect/lua $(DESTDIR)$(PREFIX)/lib/cgcollect/python \
-	  $(DESTDIR)$(PREFIX)/lib/cgcollect/prolog $(DESTDIR)$(PREFIX)/share/man/man7 && \
-	install -m 755 $(CGI_LUA) $(DESTDIR)$(PREFIX)/lib/cgcollect/lua/ && \
-	install -m 755 $(CGI_PY) $(DESTDIR)$(PREFIX)/lib/cgcollect/python/ && \
-	install -m 644 $(CGI_PYSITE) $(DESTDIR)$(PREFIX)/lib/cgcollect/python/ && \
-	install -m 755 $(CGI_PL) $(DESTDIR)$(PREFIX)/lib/cgcollect/prolog/ && \
-	install -m 644 $(CGI_PLFILE) $(DESTDIR)$(PREFIX)/lib/cgcollect/prolog/ && \
-	install -m 644 docs/cgcollect-interp.7 $(DESTDIR)$(PREFIX)/share/man/man7/ ;
+# ---- install: the bindings next to the collector library (cgrun looks for
+# them in the directory libcgcollect.so is in); the man page goes with the
+# others (docs/*.7).
+INSTALL_EXTRA += install -d $(DESTDIR)$(LIBDIR)/cgcollect/lua $(DESTDIR)$(LIBDIR)/cgcollect/python \
+	  $(DESTDIR)$(LIBDIR)/cgcollect/prolog && \
+	install -m 755 $(CGI_LUA) $(DESTDIR)$(LIBDIR)/cgcollect/lua/ && \
+	install -m 755 $(CGI_PY) $(DESTDIR)$(LIBDIR)/cgcollect/python/ && \
+	install -m 644 $(CGI_PYSITE) $(DESTDIR)$(LIBDIR)/cgcollect/python/ && \
+	install -m 755 $(CGI_PL) $(DESTDIR)$(LIBDIR)/cgcollect/prolog/ && \
+	install -m 644 $(CGI_PLFILE) $(DESTDIR)$(LIBDIR)/cgcollect/prolog/ ;
+UNINSTALL_EXTRA += rm -rf $(DESTDIR)$(LIBDIR)/cgcollect ;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diff_internal.h"
+#include "options.h"
 
 /* ---- small helpers ----------------------------------------------------------- */
 
@@ -496,6 +497,8 @@ int cg_diff_new(cg_diff **out, const cg_profile *base, const cg_profile *new_pro
 		const cg_diff_options *opts, cg_error *err)
 {
 	*out = NULL;
+	if (CG_CHECK_OPTIONS(opts, CG_DIFF_OPTIONS_VERSION, "cg_diff_options", err))
+		return CG_EUSAGE;
 	if (!base || !new_profile)
 		return cg_error_set(err, CG_EUSAGE, "cg_diff_new: missing profile");
 	if (opts && opts->version != CG_DIFF_OPTIONS_VERSION)

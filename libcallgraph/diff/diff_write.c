@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diff_internal.h"
+#include "options.h"
 
 int cg_diff_format_from_name(const char *name)
 {
@@ -20,6 +21,8 @@ int cg_diff_format_from_name(const char *name)
 int cg_diff_write(const cg_diff *d, int format, FILE *out, const cg_diff_write_options *opts,
 		  cg_error *err)
 {
+	if (CG_CHECK_OPTIONS(opts, CG_DIFF_WRITE_OPTIONS_VERSION, "cg_diff_write_options", err))
+		return CG_EUSAGE;
 	cg_diff_write_options defaults = CG_DIFF_WRITE_OPTIONS_INIT;
 	if (!opts)
 		opts = &defaults;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gprof_internal.h"
+#include "options.h"
 
 static const char *meta_or(const cg_profile *p, const char *key, const char *dflt)
 {
@@ -185,6 +186,8 @@ static int build_arcs(cg_gprof_analysis *a, cg_error *err)
 int cg_gprof_analyze(cg_gprof_analysis **out, const cg_profile *p, unsigned part,
 		     const cg_gprof_options *opts, cg_error *err)
 {
+	if (CG_CHECK_OPTIONS(opts, CG_GPROF_OPTIONS_VERSION, "cg_gprof_options", err))
+		return CG_EUSAGE;
 	static const cg_gprof_options defaults = CG_GPROF_OPTIONS_INIT;
 	*out = NULL;
 	if (!p)

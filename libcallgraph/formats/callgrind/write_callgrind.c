@@ -16,6 +16,7 @@
 #include "callgraph.h"
 #include "arc_cost.h"
 #include "hashmap.h"
+#include "options.h"
 
 /* the demangler lives in the gmon module; without it names stay raw */
 #pragma weak cg_demangle
@@ -401,6 +402,8 @@ static void put_header(struct writer *w, const cg_profile *p)
 int cg_write_callgrind(const cg_profile *profile, FILE *out, const cg_callgrind_options *opts,
 		       cg_error *err)
 {
+	if (CG_CHECK_OPTIONS(opts, CG_CALLGRIND_OPTIONS_VERSION, "cg_callgrind_options", err))
+		return CG_EUSAGE;
 	cg_profile *merged = NULL;
 	const cg_profile *p = profile;
 	if (cg_profile_event_count(profile) == 0)

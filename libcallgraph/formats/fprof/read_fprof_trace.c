@@ -22,6 +22,7 @@
 #include "callgraph.h"
 #include "fprof_profile.h"
 #include "fprof_model.h"
+#include "options.h"
 
 /* ---- raw-bytes cache (encoded term -> id) ------------------------------------- */
 
@@ -1000,6 +1001,8 @@ static int bad_tag(struct reader *r, const uint8_t *at, cg_error *err)
 int cg_read_fprof_trace_buffer(cg_profile *profile, const void *data, size_t len, const char *name,
 			       const cg_fprof_read_options *opts, cg_error *err)
 {
+	if (CG_CHECK_OPTIONS(opts, CG_FPROF_READ_OPTIONS_VERSION, "cg_fprof_read_options", err))
+		return CG_EUSAGE;
 	struct reader r;
 	reader_init(&r, name ? name : "(buffer)", opts);
 	int rc = cg_fp_init(&r.st);
@@ -1170,6 +1173,8 @@ static int read_stream(struct reader *r, int fd, uint64_t total, const char **tr
 int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_read_options *opts,
 			cg_error *err)
 {
+	if (CG_CHECK_OPTIONS(opts, CG_FPROF_READ_OPTIONS_VERSION, "cg_fprof_read_options", err))
+		return CG_EUSAGE;
 	int fd = (!path || strcmp(path, "-") == 0) ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	const char *name = path ? path : "-";
 	if (fd < 0)

@@ -15,6 +15,7 @@
 #include "fprof_model.h"
 #include "fprof_term.h"
 #include "hashmap.h"
+#include "options.h"
 
 /* ---- options ---------------------------------------------------------------------- */
 
@@ -528,6 +529,8 @@ static int64_t total_acc(const cg_profile *p, const fprof_part_rows *parts, size
 int cg_write_fprof_analysis(const cg_profile *p, FILE *out, const cg_fprof_analyse_options *opts,
 			    cg_error *err)
 {
+	if (CG_CHECK_OPTIONS(opts, CG_FPROF_ANALYSE_OPTIONS_VERSION, "cg_fprof_analyse_options", err))
+		return CG_EUSAGE;
 	cg_fprof_analyse_options o = CG_FPROF_ANALYSE_OPTIONS_INIT;
 	if (opts)
 		o = *opts;

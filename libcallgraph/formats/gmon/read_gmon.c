@@ -19,6 +19,7 @@
 
 #include "callgraph/gmon.h"
 #include "symtab_bfd.h"
+#include "options.h"
 
 enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
 #define BSD44_VERSION 0x00051879u
@@ -689,6 +690,8 @@ int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error *err)
 int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executable,
 		       const cg_gmon_options *opts, cg_error *err)
 {
+	if (CG_CHECK_OPTIONS(opts, CG_GMON_OPTIONS_VERSION, "cg_gmon_options", err))
+		return CG_EUSAGE;
 	cg_gmon_options defaults = CG_GMON_OPTIONS_INIT;
 	cg_symtab_options so;
 	cg_gmon_reader *r;

@@ -31,7 +31,7 @@ typedef struct cg_callgrind_options {
 } cg_callgrind_options;
 
 #define CG_CALLGRIND_OPTIONS_VERSION 1
-#define CG_CALLGRIND_OPTIONS_INIT { CG_CALLGRIND_OPTIONS_VERSION, 0 }
+#define CG_CALLGRIND_OPTIONS_INIT { .version = CG_CALLGRIND_OPTIONS_VERSION }
 
 /* Writes profile to out (opts may be NULL).  Costs are written in each
  * event's unit; an event whose exact self costs are fractional (gprof

@@ -88,7 +88,7 @@ typedef struct cg_fprof_read_options {
 } cg_fprof_read_options;
 
 #define CG_FPROF_READ_OPTIONS_VERSION 1
-#define CG_FPROF_READ_OPTIONS_INIT { CG_FPROF_READ_OPTIONS_VERSION, 0, 0, NULL, NULL, NULL, NULL, 0 }
+#define CG_FPROF_READ_OPTIONS_INIT { .version = CG_FPROF_READ_OPTIONS_VERSION }
 
 /* Reads the fprof trace at `path` ("-" = stdin) into `profile`, which
  * must be new (no functions yet) or already use the event "us".  opts may
@@ -131,7 +131,8 @@ typedef struct cg_fprof_analyse_options {
 } cg_fprof_analyse_options;
 
 #define CG_FPROF_ANALYSE_OPTIONS_VERSION 1
-#define CG_FPROF_ANALYSE_OPTIONS_INIT { CG_FPROF_ANALYSE_OPTIONS_VERSION, 1, 0, 0, 1, 80 }
+#define CG_FPROF_ANALYSE_OPTIONS_INIT \
+	{ .version = CG_FPROF_ANALYSE_OPTIONS_VERSION, .callers = 1, .details = 1, .cols = 80 }
 
 /* Parses a comma-separated option list into *out (which it first resets
  * to the defaults).  Accepted words: callers, no_callers, sort=acc,

@@ -84,8 +84,7 @@ typedef struct cg_gmon_options {
 	const char *external_symbol_table;
 } cg_gmon_options;
 
-#define CG_GMON_OPTIONS_INIT \
-	{ CG_GMON_OPTIONS_VERSION, 0, 0, 'a', NULL, NULL, NULL, NULL, NULL, 0, NULL }
+#define CG_GMON_OPTIONS_INIT { .version = CG_GMON_OPTIONS_VERSION, .file_format = 'a' }
 
 /* ---- staged reading (what cgprof uses) ----------------------------------
  * gprof reads the symbol table, then resolves symbol specifications

@@ -153,8 +153,8 @@ typedef struct cg_gprof_options {
 
 #define CG_GPROF_OPTIONS_VERSION 1
 #define CG_GPROF_OPTIONS_INIT \
-	{ CG_GPROF_OPTIONS_VERSION, NULL, 0, 0, 0, 0, 0, 80, 1, 0, 0, 0, 0, 0, 0, \
-	  NULL, 0, 1, 10, 0, 0, NULL, NULL, NULL }
+	{ .version = CG_GPROF_OPTIONS_VERSION, .width = 80, .demangle = 1, .min_count = 1, \
+	  .table_length = 10 }
 
 /* Writes the report sections `parts` (CG_GPROF_* bits) of part `part` in
  * gprof's order ([-T: graph] flat [normal: graph] index [exec counts]).
