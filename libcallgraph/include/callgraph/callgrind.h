@@ -12,6 +12,9 @@
  * events, compressed names and relative positions, fi=/fe= inlined files,
  * jump=/jcnd= lines (accepted, ignored) and several parts.  Malformed input
  * gives CG_EFORMAT with "FILE:LINE: what".
+ *
+ * Thread safety: reading and writing different profiles from different
+ * threads at once is safe; a profile being written must not be modified.
  */
 #ifndef CALLGRAPH_CALLGRIND_H
 #define CALLGRAPH_CALLGRIND_H

@@ -22,6 +22,9 @@
  * Errors are CG_EIO (unreadable file) or CG_EFORMAT with "FILE:LINE: what"
  * for malformed or truncated input.  On error the profile holds whatever
  * was read so far; free it.
+ *
+ * Thread safety: the reader keeps its state in its arguments; object
+ * files are opened with libbfd, initialised once per process.
  */
 #ifndef CALLGRAPH_CGTREE_H
 #define CALLGRAPH_CGTREE_H

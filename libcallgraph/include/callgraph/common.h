@@ -4,6 +4,9 @@
  * Every fallible function returns int: 0 on success or a negative CG_E*
  * code, and fills the caller's cg_error (when not NULL) with one line:
  * what went wrong, where (file and byte offset or line), and why.
+ *
+ * Thread safety: everything here is safe to call from any thread; a
+ * cg_error or cg_output belongs to one thread at a time.
  */
 #ifndef CALLGRAPH_COMMON_H
 #define CALLGRAPH_COMMON_H

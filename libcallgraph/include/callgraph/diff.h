@@ -31,6 +31,9 @@
  * of two sample counts.  Finer time units (fprof microseconds) are
  * MEASURED: no noise model, only the rule's threshold applies.  Call and
  * arc counts are always exact.
+ *
+ * Thread safety: a cg_diff is used by one thread at a time; diffs of
+ * different profiles may run in parallel (the inputs are only read).
  */
 #ifndef CALLGRAPH_DIFF_H
 #define CALLGRAPH_DIFF_H

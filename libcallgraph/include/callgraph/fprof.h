@@ -42,6 +42,9 @@
  *  - cg_write_fprof_analysis() prints what fprof:analyse/1 prints for the
  *    options callers|no_callers, {sort, acc|own}, totals, details|no_details
  *    (cols 80), byte for byte for profiles read from a trace.
+ *
+ * Thread safety: readers and writers keep all their state in their
+ * arguments; different profiles may be read or written in parallel.
  */
 #ifndef CALLGRAPH_FPROF_H
 #define CALLGRAPH_FPROF_H

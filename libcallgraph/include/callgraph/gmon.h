@@ -37,6 +37,9 @@
  *                              interleaved order of operations)
  *      "gmon.version"          version of the last GNU file read (0 BSD)
  *    Doubles are written with "%.17g" so strtod() gives back the exact value.
+ *
+ * Thread safety: a cg_gmon_reader belongs to one thread; different
+ * readers may run in parallel (libbfd is initialised once per process).
  */
 #ifndef CALLGRAPH_GMON_H
 #define CALLGRAPH_GMON_H

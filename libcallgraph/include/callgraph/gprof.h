@@ -48,8 +48,7 @@
  *                             first
  *      "executable"           see above
  *
- * Threading: no global state (except libiberty's demangling style, which
- * is the caller's); one analysis may be read from several threads once
+ * Thread safety: no global state (the demangling style is an option); one analysis may be read from several threads once
  * built.  Output is deterministic: every sort has gprof's tie-breaks.
  */
 #ifndef CALLGRAPH_GPROF_H

@@ -20,6 +20,10 @@
  *  - Node 0 of every part's call tree is the root: it stands for no
  *    function (func == CG_NO_FUNC) and carries no cost.
  *  - Strings returned by the model live as long as the profile.
+ *
+ * Thread safety: a profile has no hidden shared state: any number of
+ * threads may read one profile at once, and different profiles may be
+ * modified in parallel; modifying one profile needs the caller's lock.
  */
 #ifndef CALLGRAPH_MODEL_H
 #define CALLGRAPH_MODEL_H

@@ -8,6 +8,9 @@
  * and the call counts of its outgoing arcs carry over.  Run it before cycle
  * detection so a transparent wrapper no longer glues unrelated functions
  * into one cycle.
+ *
+ * Thread safety: transforms only read their input profile and build a
+ * new one; several may run in parallel on the same input.
  */
 #ifndef CALLGRAPH_TRANSFORM_H
 #define CALLGRAPH_TRANSFORM_H

@@ -11,6 +11,9 @@
  *
  * Strings that XML cannot carry (control characters, invalid UTF-8) are
  * written hex-encoded in a sibling attribute `NAME-hex`.
+ *
+ * Thread safety: libxml2 is initialised by its own constructor; reading
+ * and writing different profiles in parallel is safe.
  */
 #ifndef CALLGRAPH_XML_H
 #define CALLGRAPH_XML_H
