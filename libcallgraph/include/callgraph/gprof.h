@@ -48,8 +48,8 @@
  *                             first
  *      "executable"           see above
  *
- * Thread safety: no global state (the demangling style is an option); one analysis may be read from several threads once
- * built.  Output is deterministic: every sort has gprof's tie-breaks.
+ * Thread safety: no global state (the demangling style is an option);
+ * one analysis may be read from several threads once built.  Output is deterministic: every sort has gprof's tie-breaks.
  */
 #ifndef CALLGRAPH_GPROF_H
 #define CALLGRAPH_GPROF_H
