@@ -43,6 +43,40 @@ is "only cg_* symbols are exported" "$exported" ""
 static_globals=$(nm -g --defined-only "$WORK/root/usr/lib/libcallgraph.a" | awk 'NF == 3 {print $3}' | grep -v '^cg_' | head -5)
 is "every global symbol of the static library starts with cg_" "$static_globals" ""
 
+# The example program of libcallgraph(3), built against the installed tree
+# as its comment says, and run on a small profile.
+ok "docs/examples/cgtop.c builds via pkg-config" \
+  cc -std=c11 -Wall -Wextra -Werror ${CG_SANFLAGS:-} -o "$WORK/cgtop" docs/examples/cgtop.c $flags
+cat > "$WORK/ex.cg" <<'CG'
+# callgraph example
+events: Ir
+fn=main
+1 5
+cfn=wrap
+calls=1 0
+1 95
+fn=wrap
+1 5
+cfn=work
+calls=3 0
+1 90
+fn=work
+1 90
+CG
+is "cgtop prints the highest self costs" \
+  "$(LD_LIBRARY_PATH=$WORK/root/usr/lib "$WORK/cgtop" -n 2 "$WORK/ex.cg")" \
+  "$(printf 'Ir           function\n90           work\n5            main')"
+is "cgtop -x makes a function transparent (its self cost goes to its caller)" \
+  "$(LD_LIBRARY_PATH=$WORK/root/usr/lib "$WORK/cgtop" -n 3 -x wrap "$WORK/ex.cg")" \
+  "$(printf 'Ir           function\n90           work\n10           main')"
+ok "cgtop converts through the registry" \
+  env LD_LIBRARY_PATH="$WORK/root/usr/lib" "$WORK/cgtop" -t xml -o "$WORK/ex.xml" "$WORK/ex.cg"
+ok "... to valid XML" grep -q '<callgraph' "$WORK/ex.xml"
+# The man page shows the same program (troff escapes undone).
+sed -n '/^\.SH EXAMPLE/,/^\.SH/p' docs/libcallgraph.3 | sed -n '/^\.nf/,/^\.fi/p' | sed '1d;$d' |
+  sed -e 's/\\(em/—/g' -e 's/^\\&//' -e 's/\\e/\\/g' > "$WORK/man-example.c"
+cmp_files "libcallgraph(3)'s EXAMPLE is docs/examples/cgtop.c" "$WORK/man-example.c" docs/examples/cgtop.c
+
 # pkg-config --static: a program linked against the static archive alone
 # (the shared library hidden) with the private flags the .pc file lists.
 mkdir -p "$WORK/static/lib"
