@@ -3,7 +3,7 @@
  * (docs/cgtree.md).  Runs at exit or on demand, never in a signal handler.
  * Uses only write(2) and its own number formatting, so the program's
  * locale and stdio state cannot change the file.  The file appears
- * atomically: written beside the target, then renamed.
+ * atomically and cannot be redirected (collect_file.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 struct out {
 	int fd;
 	int failed;
+	int err;          /* errno of the first failed write */
 	size_t len;
 	char buf[1 << 16];
 };
@@ -29,8 +30,10 @@ static void CGC_TEXT out_flush(struct out *o)
 		ssize_t w = write(o->fd, o->buf + done, o->len - done);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
+		if (w <= 0) {
 			o->failed = 1;
+			o->err = w < 0 ? errno : ENOSPC;
+		}
 		else
 			done += (size_t)w;
 	}
@@ -477,7 +480,7 @@ static void CGC_TEXT output_path(char *dst, size_t size)
 
 int CGC_TEXT cgc_write_profile(const char *path)
 {
-	char final[4200], tmp[4300];
+	char final[PATH_MAX_CGC];
 	if (path) {
 		size_t len = strlen(path);
 		if (len >= sizeof final) {
@@ -488,47 +491,34 @@ int CGC_TEXT cgc_write_profile(const char *path)
 	} else {
 		output_path(final, sizeof final);
 	}
-	/* The temporary name carries the pid: two processes writing the same
-	 * output never share a temporary file. */
-	size_t flen = strlen(final);
-	memcpy(tmp, final, flen);
-	memcpy(tmp + flen, ".tmp.", 5);
-	flen += 5;
-	{
-		char digits[24];
-		int i = sizeof digits;
-		uint64_t v = (uint64_t)getpid();
-		do {
-			digits[--i] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		memcpy(tmp + flen, digits + i, sizeof digits - (size_t)i);
-		flen += sizeof digits - (size_t)i;
-	}
-	tmp[flen] = '\0';
 
 	struct out *o = malloc(sizeof *o);
+	struct cgc_outfile *of = malloc(sizeof *of);
 	struct objects os;
 	memset(&os, 0, sizeof os);
 	struct fmap fm = { NULL, NULL, 0, 0 };
-	if (!o)
+	if (!o || !of) {
+		free(o);
+		free(of);
+		errno = ENOMEM;
 		return -1;
+	}
 	o->failed = 0;
+	o->err = 0;
 	o->len = 0;
 	ssize_t el = readlink("/proc/self/exe", os.exe, sizeof os.exe - 1);
 	os.exe[el > 0 ? el : 0] = '\0';
 
-	/* A target that is not a regular file (/dev/null, a FIFO, a terminal)
-	 * is written in place: renaming over it would replace the device. */
-	struct stat st;
-	int in_place = stat(final, &st) == 0 && !S_ISREG(st.st_mode);
 	pthread_mutex_lock(&g_lock);
-	o->fd = open(in_place ? final : tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o->fd < 0) {
+	if (cgc_file_open(of, final) != 0) {
+		int e = errno;
 		pthread_mutex_unlock(&g_lock);
 		free(o);
+		free(of);
+		errno = e;
 		return -1;
 	}
+	o->fd = of->fd;
 	dl_iterate_phdr(collect_object, &os);
 	write_header(o, &os);
 	/* Threads in creation order (the registry is newest first); those the
@@ -537,8 +527,10 @@ int CGC_TEXT cgc_write_profile(const char *path)
 	for (struct cgc_thread *th = g_threads; th; th = th->next)
 		count++;
 	struct cgc_thread **byindex = calloc(count ? count : 1, sizeof *byindex);
-	if (!byindex)
+	if (!byindex && !o->failed) {
 		o->failed = 1;
+		o->err = ENOMEM;
+	}
 	for (struct cgc_thread *th = g_threads; byindex && th; th = th->next)
 		if (th->index < count)
 			byindex[th->index] = th;
@@ -548,19 +540,16 @@ int CGC_TEXT cgc_write_profile(const char *path)
 	free(byindex);
 	out_str(o, "end\n");
 	out_flush(o);
-	int failed = o->failed;
-	if (close(o->fd) != 0)
-		failed = 1;
+	int rc = cgc_file_finish(of, o->failed, o->err);
+	int e = errno;
 	pthread_mutex_unlock(&g_lock);
-	if (!in_place && !failed && rename(tmp, final) != 0)
-		failed = 1;
-	if (!in_place && failed)
-		unlink(tmp);
 	for (size_t i = 0; i < os.n; i++)
 		free(os.v[i].path);
 	free(os.v);
 	free(fm.key);
 	free(fm.id);
 	free(o);
-	return failed ? -1 : 0;
+	free(of);
+	errno = e;
+	return rc;
 }

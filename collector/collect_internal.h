@@ -13,6 +13,7 @@
 #define CGCOLLECT_INTERNAL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -123,6 +124,28 @@ int cgc_add_noprofile(uintptr_t addr) CGC_HIDDEN;
 /* collect_thread.c: threads */
 struct cgc_thread *cgc_thread_init(void) CGC_HIDDEN;
 void cgc_stop_thread(struct cgc_thread *th, int status) CGC_HIDDEN;
+
+/* collect_file.c: creating the output safely (async-signal-safe) */
+#define PATH_MAX_CGC 4096
+enum cgc_file_how { CGC_FILE_TMPFILE, CGC_FILE_NAMED, CGC_FILE_IN_PLACE };
+struct cgc_outfile {
+	int fd;
+	int dirfd;                 /* the destination's directory (O_PATH) */
+	int how;                   /* cgc_file_how */
+	int existed;               /* the destination was a regular file */
+	mode_t old_mode;
+	uid_t old_uid;
+	gid_t old_gid;
+	const char *base;          /* last component of path */
+	char path[PATH_MAX_CGC];   /* destination, symlinks resolved */
+	char tmpname[300];         /* random name in the directory */
+};
+extern int g_no_tmpfile CGC_HIDDEN;
+/* Opens a file that will become `path`; -1 with errno set. */
+int cgc_file_open(struct cgc_outfile *of, const char *path) CGC_HIDDEN;
+/* Puts it in place (or removes every trace when failed); -1 with errno. */
+int cgc_file_finish(struct cgc_outfile *of, int failed, int saved_errno) CGC_HIDDEN;
+void cgc_file_cleanup_on_signal(void) CGC_HIDDEN;
 
 /* collect_dump.c */
 int cgc_write_profile(const char *path) CGC_HIDDEN;

@@ -161,6 +161,8 @@ static void CGC_TEXT global_init(void)
 		if (*end == '\0')
 			g_memory_limit = (size_t)v;
 	}
+	s = getenv("CGCOLLECT_NO_TMPFILE");  /* test knob: the fallback path */
+	g_no_tmpfile = s && *s && strcmp(s, "0") != 0;
 	s = getenv("CGCOLLECT_DISABLE");
 	if (s && *s && strcmp(s, "0") != 0)
 		g_enabled = 0;
