@@ -782,17 +782,17 @@ int CGC_TEXT cgc_write_profile(const char *path, const struct cgc_ending *end, i
 	rc = cgc_file_finish(of, o->failed, o->err);
 	err = errno;
 done:
-	if (xfsz_swapped)
-		cgc_sys_sigaction(SIGXFSZ, &xfsz_old, NULL);
-	g_dump_owner = 0;
-	if (in_signal != 2)
-		pthread_mutex_unlock(&g_lock);
 	if (rc != 0)
 		complain(shown, err);
 	if (o) {
 		report(shown, end, o, rc, err);
 		unscratch(o, sizeof *o);
 	}
+	if (xfsz_swapped)
+		cgc_sys_sigaction(SIGXFSZ, &xfsz_old, NULL);
+	g_dump_owner = 0;
+	if (in_signal != 2)
+		pthread_mutex_unlock(&g_lock);
 	unscratch(of, sizeof *of);
 	unscratch(fm.key, fm.cap * sizeof *fm.key);
 	unscratch(fm.id, fm.cap * sizeof *fm.id);
