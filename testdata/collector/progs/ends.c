@@ -58,13 +58,13 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		work();
 	if (!strcmp(m, "exit"))
-		exit(atoi(arg));
+		exit((int)strtol(arg, NULL, 10));
 	if (!strcmp(m, "return"))
 		return 0;
 	if (!strcmp(m, "_exit"))
-		_exit(atoi(arg));
+		_exit((int)strtol(arg, NULL, 10));
 	if (!strcmp(m, "_Exit"))
-		_Exit(atoi(arg));
+		_Exit((int)strtol(arg, NULL, 10));
 	if (!strcmp(m, "abort"))
 		abort();
 	if (!strcmp(m, "segv")) {
