@@ -115,5 +115,6 @@ CGC_PUBLIC int CGC_TEXT cgc_dump(const char *path)
 		errno = ENOENT;
 		return -1;
 	}
-	return cgc_write_profile(path);
+	struct cgc_ending e = { CGC_END_DUMP, 0, NULL };
+	return cgc_write_profile(path, &e, 0);
 }

@@ -1,9 +1,14 @@
 /*
  * collect_dump.c — writes the collected trees as a cgtree file
- * (docs/cgtree.md).  Runs at exit or on demand, never in a signal handler.
- * Uses only write(2) and its own number formatting, so the program's
- * locale and stdio state cannot change the file.  The file appears
- * atomically: written beside the target, then renamed.
+ * (docs/cgtree.md).  Runs at exit, on demand, periodically, and from
+ * signal handlers (termination and fatal signals), so the writing path is
+ * async-signal-safe: memory comes from mmap, numbers are formatted here,
+ * output goes through write(2) (the program's locale and stdio state
+ * cannot change the file either), and the loaded objects come from a
+ * registry kept up to date outside signal handlers (dl_iterate_phdr takes
+ * a lock a signal may have interrupted).  The registry also remembers
+ * objects after dlclose, so their functions keep their names.  The file appears
+ * atomically and cannot be redirected (collect_file.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,13 +16,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "collect_internal.h"
 
 struct out {
 	int fd;
 	int failed;
+	int err;          /* errno of the first failed write */
+	int bad_status;   /* a thread stopped early (oom, overflow) */
+	uint64_t calls, samples, overhead, lost;  /* totals, for the report */
 	size_t len;
 	char buf[1 << 16];
 };
@@ -29,8 +39,10 @@ static void CGC_TEXT out_flush(struct out *o)
 		ssize_t w = write(o->fd, o->buf + done, o->len - done);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
+		if (w <= 0) {
 			o->failed = 1;
+			o->err = w < 0 ? errno : ENOSPC;
+		}
 		else
 			done += (size_t)w;
 	}
@@ -112,46 +124,86 @@ static void CGC_TEXT out_field(struct out *o, const char *s)
 	}
 }
 
-/* ---- loaded objects ----------------------------------------------------- */
+/* ---- scratch memory (mmap: async-signal-safe) -------------------------- */
+
+static void *CGC_TEXT scratch(size_t size)
+{
+	return cgc_map_zeroed(size);
+}
+
+static void CGC_TEXT unscratch(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
+}
+
+/* ---- loaded objects: a registry that outlives dlclose ------------------- */
+
+#define OBJ_MAX 4096
+#define OBJ_POOL (4u << 20)
 
 struct object {
 	uintptr_t base;
-	char *path;
+	const char *path;        /* in the pool; never freed */
 	uintptr_t lo[8], hi[8];  /* PT_LOAD ranges, run-time addresses */
 	unsigned nseg;
+	int unloaded;            /* dlclosed: kept for its functions' names */
+	unsigned seen;           /* refresh generation that last saw it */
 };
 
-struct objects {
-	struct object *v;
-	size_t n, cap;
-	char exe[4096];
-};
+static struct object *g_obj;      /* OBJ_MAX entries, reserved lazily */
+static volatile size_t g_nobj;    /* published after the entry is complete */
+static char *g_pool;
+static size_t g_pool_used;
+static unsigned g_obj_gen;
+static pthread_mutex_t g_obj_lock = PTHREAD_MUTEX_INITIALIZER;
+static char g_exe[PATH_MAX_CGC];
 
-static int CGC_TEXT collect_object(struct dl_phdr_info *info, size_t size, void *data)
+static const char *CGC_TEXT pool_copy(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	if (g_pool_used + n > OBJ_POOL)
+		return NULL;
+	char *d = g_pool + g_pool_used;
+	memcpy(d, s, n);
+	g_pool_used += n;
+	return d;
+}
+
+static int CGC_TEXT refresh_one(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
-	struct objects *os = data;
-	if (os->n == os->cap) {
-		size_t cap = os->cap ? os->cap * 2 : 16;
-		struct object *v = realloc(os->v, cap * sizeof *v);
-		if (!v)
-			return 1;
-		os->v = v;
-		os->cap = cap;
-	}
-	struct object *ob = &os->v[os->n];
-	memset(ob, 0, sizeof *ob);
-	ob->base = info->dlpi_addr;
+	(void)data;
+	const char *name = info->dlpi_name;
+	char *real = NULL;
+	const char *path;
 	/* Absolute paths, so the reader finds the objects from any directory
 	 * (dlopen may have been given a relative one). */
-	const char *name = info->dlpi_name;
-	ob->path = NULL;
 	if (name && *name && name[0] != '/')
-		ob->path = realpath(name, NULL);
+		real = realpath(name, NULL);
+	path = real ? real : (name && *name ? name : g_exe);
+	size_t n = g_nobj;
+	for (size_t i = 0; i < n; i++) {
+		struct object *ob = &g_obj[i];
+		if (ob->base == info->dlpi_addr && strcmp(ob->path, path) == 0) {
+			ob->seen = g_obj_gen;
+			ob->unloaded = 0;
+			free(real);
+			return 0;
+		}
+	}
+	if (n == OBJ_MAX) {
+		free(real);
+		return 0;
+	}
+	struct object *ob = &g_obj[n];
+	memset(ob, 0, sizeof *ob);
+	ob->base = info->dlpi_addr;
+	ob->path = pool_copy(path);
+	free(real);
 	if (!ob->path)
-		ob->path = strdup(name && *name ? name : os->exe);
-	if (!ob->path)
-		return 1;
+		return 0;
+	ob->seen = g_obj_gen;
 	for (int i = 0; i < info->dlpi_phnum && ob->nseg < 8; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_LOAD)
@@ -160,16 +212,44 @@ static int CGC_TEXT collect_object(struct dl_phdr_info *info, size_t size, void 
 		ob->hi[ob->nseg] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
 		ob->nseg++;
 	}
-	os->n++;
+	__atomic_store_n(&g_nobj, n + 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
-static long CGC_TEXT object_of(const struct objects *os, uintptr_t addr)
+/* Brings the registry up to date with the objects loaded now; objects no
+ * longer loaded stay, marked unloaded.  Not for signal handlers. */
+void CGC_TEXT cgc_objects_refresh(void)
 {
-	for (size_t i = 0; i < os->n; i++)
-		for (unsigned s = 0; s < os->v[i].nseg; s++)
-			if (addr >= os->v[i].lo[s] && addr < os->v[i].hi[s])
-				return (long)i;
+	pthread_mutex_lock(&g_obj_lock);
+	if (!g_obj) {
+		g_obj = scratch(OBJ_MAX * sizeof *g_obj);
+		g_pool = scratch(OBJ_POOL);
+		ssize_t el = readlink("/proc/self/exe", g_exe, sizeof g_exe - 1);
+		g_exe[el > 0 ? el : 0] = '\0';
+	}
+	if (g_obj && g_pool) {
+		g_obj_gen++;
+		dl_iterate_phdr(refresh_one, NULL);
+		for (size_t i = 0; i < g_nobj; i++)
+			if (g_obj[i].seen != g_obj_gen)
+				g_obj[i].unloaded = 1;
+	}
+	pthread_mutex_unlock(&g_obj_lock);
+}
+
+/* Loaded objects first: an address reused after dlclose belongs to the
+ * object there now. */
+static long CGC_TEXT object_of(uintptr_t addr)
+{
+	size_t n = __atomic_load_n(&g_nobj, __ATOMIC_ACQUIRE);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			if (g_obj[i].unloaded != pass)
+				continue;
+			for (unsigned s = 0; s < g_obj[i].nseg; s++)
+				if (addr >= g_obj[i].lo[s] && addr < g_obj[i].hi[s])
+					return (long)i;
+		}
 	return -1;
 }
 
@@ -183,12 +263,12 @@ struct fmap {
 
 static int CGC_TEXT fmap_grow(struct fmap *m)
 {
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	uintptr_t *k = calloc(cap, sizeof *k);
-	uint32_t *v = calloc(cap, sizeof *v);
+	size_t cap = m->cap ? m->cap * 2 : 4096;
+	uintptr_t *k = scratch(cap * sizeof *k);
+	uint32_t *v = scratch(cap * sizeof *v);
 	if (!k || !v) {
-		free(k);
-		free(v);
+		unscratch(k, cap * sizeof *k);
+		unscratch(v, cap * sizeof *v);
 		return -1;
 	}
 	for (size_t i = 0; i < m->cap; i++) {
@@ -200,8 +280,8 @@ static int CGC_TEXT fmap_grow(struct fmap *m)
 		k[j] = m->key[i];
 		v[j] = m->id[i];
 	}
-	free(m->key);
-	free(m->id);
+	unscratch(m->key, m->cap * sizeof *m->key);
+	unscratch(m->id, m->cap * sizeof *m->id);
 	m->key = k;
 	m->id = v;
 	m->cap = cap;
@@ -210,8 +290,7 @@ static int CGC_TEXT fmap_grow(struct fmap *m)
 
 /* Returns the id of fn, writing its "func" record first when it is new;
  * -1 when out of memory. */
-static long CGC_TEXT func_id(struct out *o, struct fmap *m, const struct objects *os,
-			     const struct cgc_node *n)
+static long CGC_TEXT func_id(struct out *o, struct fmap *m, const struct cgc_node *n)
 {
 	if ((m->n + 1) * 2 > m->cap && fmap_grow(m) != 0)
 		return -1;
@@ -235,7 +314,7 @@ static long CGC_TEXT func_id(struct out *o, struct fmap *m, const struct objects
 		out_str(o, " ");
 		out_u64(o, f->line);
 	} else {
-		long ob = object_of(os, n->fn);
+		long ob = object_of(n->fn);
 		out_str(o, " addr ");
 		if (ob < 0) {
 			out_str(o, "- ");
@@ -243,7 +322,7 @@ static long CGC_TEXT func_id(struct out *o, struct fmap *m, const struct objects
 		} else {
 			out_u64(o, (uint64_t)ob);
 			out_str(o, " ");
-			out_hex(o, n->fn - os->v[ob].base);
+			out_hex(o, n->fn - g_obj[ob].base);
 		}
 	}
 	out_str(o, "\n");
@@ -294,10 +373,13 @@ struct stack {
 static int CGC_TEXT push(struct stack *s, struct cgc_node *n)
 {
 	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		struct cgc_node **v = realloc(s->v, cap * sizeof *v);
+		size_t cap = s->cap ? s->cap * 2 : 4096;
+		struct cgc_node **v = scratch(cap * sizeof *v);
 		if (!v)
 			return -1;
+		if (s->n)
+			memcpy(v, s->v, s->n * sizeof *v);
+		unscratch(s->v, s->cap * sizeof *v);
 		s->v = v;
 		s->cap = cap;
 	}
@@ -315,7 +397,7 @@ static int CGC_TEXT push_children(struct stack *s, struct cgc_node *n)
 }
 
 static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned index,
-				 struct fmap *fm, const struct objects *os)
+				 struct fmap *fm)
 {
 	static const char *const status_names[] = { "ok", "oom", "overflow" };
 	struct stack st = { NULL, 0, 0 };
@@ -333,7 +415,7 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 		rc = -1;
 	while (rc == 0 && st.n) {
 		struct cgc_node *n = st.v[--st.n];
-		long fid = func_id(o, fm, os, n);
+		long fid = func_id(o, fm, n);
 		if (fid < 0) {
 			rc = -1;
 			break;
@@ -343,16 +425,23 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 			const uint64_t link[] = { n->id, n->parent->id, (uint64_t)fid, n->calls,
 						  n->target->id };
 			out_record(o, "link", link, sizeof link / sizeof link[0]);
+			o->calls += n->calls;
 			continue;
 		}
 		uint64_t cost = g_mode == CGC_MODE_CALLS ? n->calls + n->recursive + n->aux : n->ticks;
 		const uint64_t node[] = { n->id, n->parent->id, (uint64_t)fid, n->calls, n->redos,
 					  n->recursive, cost };
 		out_record(o, "node", node, sizeof node / sizeof node[0]);
+		o->calls += n->calls + n->recursive;
 		if (push_children(&st, n) != 0)
 			rc = -1;
 	}
-	free(st.v);
+	unscratch(st.v, st.cap * sizeof *st.v);
+	o->samples += th->samples;
+	o->overhead += th->overhead;
+	o->lost += th->lost + th->root.ticks;
+	if (rc != 0 || th->status != CGC_OK)
+		o->bad_status = 1;
 	out_str(o, "endthread ");
 	out_u64(o, index);
 	out_str(o, " nodes ");
@@ -371,7 +460,7 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 	return 0;
 }
 
-static void CGC_TEXT write_header(struct out *o, const struct objects *os)
+static void CGC_TEXT write_header(struct out *o)
 {
 	static const char *const mode_names[] = { "cpu", "wall", "calls" };
 	out_str(o, "# cgtree 1\ncreator libcgcollect " CGC_VERSION "\n");
@@ -383,7 +472,7 @@ static void CGC_TEXT write_header(struct out *o, const struct objects *os)
 		out_str(o, "\n");
 	}
 	out_str(o, "exe ");
-	out_field(o, os->exe);
+	out_field(o, g_exe);
 	out_str(o, "\ncmd");
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -427,20 +516,21 @@ static void CGC_TEXT write_header(struct out *o, const struct objects *os)
 			s += len + (comma ? 1 : 0);
 		}
 	}
-	for (size_t i = 0; i < os->n; i++) {
+	size_t nobj = __atomic_load_n(&g_nobj, __ATOMIC_ACQUIRE);
+	for (size_t i = 0; i < nobj; i++) {
 		out_str(o, "object ");
 		out_u64(o, i);
 		out_str(o, " ");
-		out_hex(o, g_mode == CGC_MODE_CALLS ? 0 : os->v[i].base);
+		out_hex(o, g_mode == CGC_MODE_CALLS ? 0 : g_obj[i].base);
 		out_str(o, " ");
-		out_field(o, os->v[i].path);
+		out_field(o, g_obj[i].path);
 		out_str(o, "\n");
 	}
 }
 
 /* The configured output with %p replaced by the pid; a forked child whose
  * name has no %p gets ".PID" appended so it never overwrites its parent. */
-static void CGC_TEXT output_path(char *dst, size_t size)
+void CGC_TEXT cgc_output_path(char *dst, size_t size)
 {
 	char pid[24];
 	int plen = 0;
@@ -458,7 +548,7 @@ static void CGC_TEXT output_path(char *dst, size_t size)
 	size_t n = 0;
 	int had_pid = 0;
 	for (const char *s = g_output; *s && n + 1 < size; s++) {
-		if (s[0] == '%' && s[1] == 'p') {
+		if (s[0] == '%' && s[1] == 'p' && !g_output_fixed) {
 			for (int k = 0; k < plen && n + 1 < size; k++)
 				dst[n++] = pid[k];
 			s++;
@@ -475,9 +565,133 @@ static void CGC_TEXT output_path(char *dst, size_t size)
 	dst[n] = '\0';
 }
 
-int CGC_TEXT cgc_write_profile(const char *path)
+/* "SIGTERM" for 15: sigabbrev_np is a table lookup (no locale, no
+ * allocation), so fine in a handler. */
+const char *CGC_TEXT cgc_signame(int sig, char *buf, size_t size)
 {
-	char final[4200], tmp[4300];
+	const char *abbrev = sigabbrev_np(sig);
+	if (abbrev && strlen(abbrev) + 4 <= size) {
+		memcpy(buf, "SIG", 3);
+		memcpy(buf + 3, abbrev, strlen(abbrev) + 1);
+		return buf;
+	}
+	memcpy(buf, "-", 2);
+	return buf;
+}
+
+/* The trailer: how the run ended, or that it had not ended yet. */
+static void CGC_TEXT write_ending(struct out *o, const struct cgc_ending *e)
+{
+	char name[32];
+	switch (e->kind) {
+	case CGC_END_EXIT:
+	case CGC_END__EXIT:
+		out_str(o, e->kind == CGC_END_EXIT ? "ended exit " : "ended _exit ");
+		out_u64(o, (uint64_t)(e->value & 0xff));
+		break;
+	case CGC_END_SIGNAL:
+		out_str(o, "ended signal ");
+		out_u64(o, (uint64_t)e->value);
+		out_str(o, " ");
+		out_str(o, cgc_signame(e->value, name, sizeof name));
+		break;
+	case CGC_END_EXEC:
+		out_str(o, "ended exec ");
+		out_field(o, e->detail);
+		break;
+	case CGC_END_SNAPSHOT:
+		out_str(o, "ended snapshot ");
+		out_u64(o, (uint64_t)e->value);
+		break;
+	default:
+		out_str(o, "ended dump");
+		break;
+	}
+	out_str(o, "\n");
+}
+
+/* One line for cgrun in the file named by CGCOLLECT_REPORT (which cgrun
+ * created): what was written where, or why it could not be.  One write
+ * on an O_APPEND descriptor, so lines from several processes do not mix:
+ *   written PID PATH KIND VALUE calls C samples S overhead O lost L status ok|cut
+ *   failed PID PATH KIND VALUE errno E
+ */
+static void CGC_TEXT report(const char *path, const struct cgc_ending *e, const struct out *o,
+			    int rc, int err)
+{
+	if (!g_report[0])
+		return;
+	struct out *r = scratch(sizeof *r);
+	if (!r)
+		return;
+	r->fd = open(g_report, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (r->fd < 0) {
+		unscratch(r, sizeof *r);
+		return;
+	}
+	out_str(r, rc == 0 ? "written " : "failed ");
+	out_u64(r, (uint64_t)getpid());
+	out_str(r, " ");
+	out_field(r, path);
+	static const char *const kinds[] = { "dump", "snapshot", "exit", "_exit", "signal", "exec" };
+	out_str(r, " ");
+	out_str(r, kinds[e->kind]);
+	out_str(r, " ");
+	out_u64(r, (uint64_t)(e->kind == CGC_END_EXEC ? 0 : e->value));
+	if (rc == 0) {
+		const uint64_t v[] = { o->calls, o->samples, o->overhead, o->lost };
+		static const char *const keys[] = { " calls ", " samples ", " overhead ", " lost " };
+		for (int i = 0; i < 4; i++) {
+			out_str(r, keys[i]);
+			out_u64(r, v[i]);
+		}
+		out_str(r, o->bad_status ? " status cut" : " status ok");
+	} else {
+		out_str(r, " errno ");
+		out_u64(r, (uint64_t)err);
+	}
+	out_str(r, "\n");
+	out_flush(r);
+	close(r->fd);
+	unscratch(r, sizeof *r);
+}
+
+/* Without cgrun a failed write would go unnoticed: say so on stderr.  The
+ * errno is printed as a number (strerror is not async-signal-safe). */
+static void CGC_TEXT complain(const char *path, int err)
+{
+	if (g_report[0])
+		return;
+	struct out *r = scratch(sizeof *r);
+	if (!r)
+		return;
+	r->fd = 2;
+	out_str(r, "libcgcollect: cannot write the profile ");
+	out_str(r, path);
+	out_str(r, ": errno ");
+	out_u64(r, (uint64_t)err);
+	const char *name = strerrorname_np(err);
+	if (name) {
+		out_str(r, " (");
+		out_str(r, name);
+		out_str(r, ")");
+	}
+	out_str(r, "\n");
+	out_flush(r);
+	unscratch(r, sizeof *r);
+}
+
+static volatile pid_t g_dump_owner;  /* thread writing a profile, 0 if none */
+static volatile int g_final_done;    /* the run's ending has been written */
+
+int CGC_TEXT cgc_dump_busy_here(void)
+{
+	return g_dump_owner == gettid();
+}
+
+int CGC_TEXT cgc_write_profile(const char *path, const struct cgc_ending *end, int in_signal)
+{
+	char final[PATH_MAX_CGC];
 	if (path) {
 		size_t len = strlen(path);
 		if (len >= sizeof final) {
@@ -486,81 +700,102 @@ int CGC_TEXT cgc_write_profile(const char *path)
 		}
 		memcpy(final, path, len + 1);
 	} else {
-		output_path(final, sizeof final);
+		cgc_output_path(final, sizeof final);
 	}
-	/* The temporary name carries the pid: two processes writing the same
-	 * output never share a temporary file. */
-	size_t flen = strlen(final);
-	memcpy(tmp, final, flen);
-	memcpy(tmp + flen, ".tmp.", 5);
-	flen += 5;
-	{
-		char digits[24];
-		int i = sizeof digits;
-		uint64_t v = (uint64_t)getpid();
-		do {
-			digits[--i] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		memcpy(tmp + flen, digits + i, sizeof digits - (size_t)i);
-		flen += sizeof digits - (size_t)i;
+	pid_t me = gettid();
+	if (g_dump_owner == me) {
+		/* A signal interrupted our own write: the file would mix two. */
+		errno = EBUSY;
+		return -1;
 	}
-	tmp[flen] = '\0';
+	if (!in_signal) {
+		cgc_objects_refresh();
+		pthread_mutex_lock(&g_lock);
+	} else {
+		/* Another thread may be writing (then we wait for it: the
+		 * process must not die under it), or may hold the lock for a
+		 * moment (registering a thread).  Best effort after 5 s. */
+		struct timespec ms = { 0, 1000000 };
+		int locked = 0;
+		for (int i = 0; i < 5000 && !(locked = pthread_mutex_trylock(&g_lock) == 0); i++)
+			nanosleep(&ms, NULL);
+		(void)locked;  /* unlocked below only if taken */
+		if (!locked)
+			in_signal = 2;
+	}
+	if (end->kind == CGC_END_SNAPSHOT && g_final_done) {
+		/* The program has ended: a late snapshot must not replace
+		 * the final file. */
+		if (in_signal != 2)
+			pthread_mutex_unlock(&g_lock);
+		return 0;
+	}
+	if (end->kind == CGC_END_EXIT || end->kind == CGC_END__EXIT || end->kind == CGC_END_SIGNAL)
+		g_final_done = 1;
+	g_dump_owner = me;
 
-	struct out *o = malloc(sizeof *o);
-	struct objects os;
-	memset(&os, 0, sizeof os);
+	/* A file size limit (RLIMIT_FSIZE) must fail the write with EFBIG,
+	 * not kill the program with SIGXFSZ before it could say so. */
+	struct sigaction xfsz_old, xfsz_ign;
+	memset(&xfsz_ign, 0, sizeof xfsz_ign);
+	xfsz_ign.sa_handler = SIG_IGN;
+	int xfsz_swapped = cgc_sys_sigaction(SIGXFSZ, NULL, &xfsz_old) == 0 &&
+			   xfsz_old.sa_handler == SIG_DFL && !(xfsz_old.sa_flags & SA_SIGINFO) &&
+			   cgc_sys_sigaction(SIGXFSZ, &xfsz_ign, NULL) == 0;
+
+	int rc = -1, err = ENOMEM;
+	struct out *o = scratch(sizeof *o);
+	struct cgc_outfile *of = scratch(sizeof *of);
 	struct fmap fm = { NULL, NULL, 0, 0 };
-	if (!o)
-		return -1;
-	o->failed = 0;
-	o->len = 0;
-	ssize_t el = readlink("/proc/self/exe", os.exe, sizeof os.exe - 1);
-	os.exe[el > 0 ? el : 0] = '\0';
-
-	/* A target that is not a regular file (/dev/null, a FIFO, a terminal)
-	 * is written in place: renaming over it would replace the device. */
-	struct stat st;
-	int in_place = stat(final, &st) == 0 && !S_ISREG(st.st_mode);
-	pthread_mutex_lock(&g_lock);
-	o->fd = open(in_place ? final : tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o->fd < 0) {
-		pthread_mutex_unlock(&g_lock);
-		free(o);
-		return -1;
+	const char *shown = final;
+	if (!o || !of)
+		goto done;
+	if (cgc_file_open(of, final) != 0) {
+		err = errno;
+		shown = of->path[0] ? of->path : final;
+		goto done;
 	}
-	dl_iterate_phdr(collect_object, &os);
-	write_header(o, &os);
+	shown = of->path;
+	o->fd = of->fd;
+	write_header(o);
 	/* Threads in creation order (the registry is newest first); those the
 	 * parent had before a fork are not ours. */
 	unsigned count = 0;
 	for (struct cgc_thread *th = g_threads; th; th = th->next)
 		count++;
-	struct cgc_thread **byindex = calloc(count ? count : 1, sizeof *byindex);
-	if (!byindex)
+	size_t bsize = (count ? count : 1) * sizeof(struct cgc_thread *);
+	struct cgc_thread **byindex = scratch(bsize);
+	if (!byindex && !o->failed) {
 		o->failed = 1;
+		o->err = ENOMEM;
+	}
 	for (struct cgc_thread *th = g_threads; byindex && th; th = th->next)
 		if (th->index < count)
 			byindex[th->index] = th;
 	for (unsigned i = 0, written = 0; byindex && i < count; i++)
 		if (byindex[i] && !byindex[i]->gone)
-			write_thread(o, byindex[i], written++, &fm, &os);
-	free(byindex);
+			write_thread(o, byindex[i], written++, &fm);
+	unscratch(byindex, bsize);
+	write_ending(o, end);
 	out_str(o, "end\n");
 	out_flush(o);
-	int failed = o->failed;
-	if (close(o->fd) != 0)
-		failed = 1;
-	pthread_mutex_unlock(&g_lock);
-	if (!in_place && !failed && rename(tmp, final) != 0)
-		failed = 1;
-	if (!in_place && failed)
-		unlink(tmp);
-	for (size_t i = 0; i < os.n; i++)
-		free(os.v[i].path);
-	free(os.v);
-	free(fm.key);
-	free(fm.id);
-	free(o);
-	return failed ? -1 : 0;
+	rc = cgc_file_finish(of, o->failed, o->err);
+	err = errno;
+done:
+	if (rc != 0)
+		complain(shown, err);
+	if (o) {
+		report(shown, end, o, rc, err);
+		unscratch(o, sizeof *o);
+	}
+	if (xfsz_swapped)
+		cgc_sys_sigaction(SIGXFSZ, &xfsz_old, NULL);
+	g_dump_owner = 0;
+	if (in_signal != 2)
+		pthread_mutex_unlock(&g_lock);
+	unscratch(of, sizeof *of);
+	unscratch(fm.key, fm.cap * sizeof *fm.key);
+	unscratch(fm.id, fm.cap * sizeof *fm.id);
+	errno = err;
+	return rc;
 }

@@ -13,6 +13,7 @@
 #define CGCOLLECT_INTERNAL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -82,6 +83,7 @@ struct cgc_thread {
 	int gone;                      /* belonged to the parent before fork */
 	int has_timer;
 	timer_t timer;
+	void *altstack;                /* ours, for fatal signals; NULL if the thread had one */
 	pid_t tid;
 	unsigned index;                /* creation order, 0 = first thread */
 };
@@ -109,6 +111,7 @@ extern volatile int g_enabled CGC_HIDDEN;
 extern int g_forked CGC_HIDDEN;
 extern size_t g_memory_limit CGC_HIDDEN;  /* per-thread tree bytes; 0 = none */
 extern char g_output[4096] CGC_HIDDEN;
+extern int g_output_fixed CGC_HIDDEN;
 extern char *g_noprofile_names CGC_HIDDEN;  /* comma-separated, as given */
 extern struct cgc_func *g_funcs CGC_HIDDEN;
 
@@ -124,8 +127,63 @@ int cgc_add_noprofile(uintptr_t addr) CGC_HIDDEN;
 struct cgc_thread *cgc_thread_init(void) CGC_HIDDEN;
 void cgc_stop_thread(struct cgc_thread *th, int status) CGC_HIDDEN;
 
-/* collect_dump.c */
-int cgc_write_profile(const char *path) CGC_HIDDEN;
+/* collect_file.c: creating the output safely (async-signal-safe) */
+#define PATH_MAX_CGC 4096
+enum cgc_file_how { CGC_FILE_TMPFILE, CGC_FILE_NAMED, CGC_FILE_IN_PLACE };
+struct cgc_outfile {
+	int fd;
+	int dirfd;                 /* the destination's directory (O_PATH) */
+	int how;                   /* cgc_file_how */
+	int existed;               /* the destination was a regular file */
+	mode_t old_mode;
+	uid_t old_uid;
+	gid_t old_gid;
+	const char *base;          /* last component of path */
+	char path[PATH_MAX_CGC];   /* destination, symlinks resolved */
+	char tmpname[300];         /* random name in the directory */
+};
+extern int g_no_tmpfile CGC_HIDDEN;
+/* Opens a file that will become `path`; -1 with errno set. */
+int cgc_file_open(struct cgc_outfile *of, const char *path) CGC_HIDDEN;
+/* Puts it in place (or removes every trace when failed); -1 with errno. */
+int cgc_file_finish(struct cgc_outfile *of, int failed, int saved_errno) CGC_HIDDEN;
+void cgc_file_cleanup_on_signal(void) CGC_HIDDEN;
+
+/* collect_dump.c: writing the file.  How the run ended goes into the
+ * file's trailer (`ended`). */
+enum cgc_end_kind { CGC_END_DUMP, CGC_END_SNAPSHOT, CGC_END_EXIT, CGC_END__EXIT,
+		    CGC_END_SIGNAL, CGC_END_EXEC };
+struct cgc_ending {
+	int kind;            /* cgc_end_kind */
+	int value;           /* exit status, signal number, snapshot number */
+	const char *detail;  /* exec: the program */
+};
+/* Writes the profile to path (NULL: the configured output).  in_signal:
+ * called from a signal handler (no locks waited for indefinitely, no
+ * refresh of the object list).  0, or -1 with errno set. */
+int cgc_write_profile(const char *path, const struct cgc_ending *end, int in_signal) CGC_HIDDEN;
+/* This thread is in the middle of writing a profile (a signal hit it). */
+int cgc_dump_busy_here(void) CGC_HIDDEN;
+void cgc_objects_refresh(void) CGC_HIDDEN;
+const char *cgc_signame(int sig, char *buf, size_t size) CGC_HIDDEN;
+extern char g_report[4096] CGC_HIDDEN;  /* CGCOLLECT_REPORT: cgrun's status file */
+
+/* collect_signal.c: endings */
+int cgc_sys_sigaction(int sig, const struct sigaction *act, struct sigaction *old) CGC_HIDDEN;
+extern int (*cgc_real_sigaction)(int, const struct sigaction *, struct sigaction *) CGC_HIDDEN;
+void cgc_signals_install(void) CGC_HIDDEN;
+/* sigaction as the program sees it (the preload's wrapper). */
+int cgc_program_sigaction(int sig, const struct sigaction *act, struct sigaction *old) CGC_HIDDEN;
+void cgc_altstack_init(struct cgc_thread *th) CGC_HIDDEN;
+void cgc_altstack_free(struct cgc_thread *th) CGC_HIDDEN;
+/* A final profile for an ending (exit, _exit, exec); skips forked children
+ * that recorded nothing.  0 when a file was written. */
+int cgc_final_dump(const struct cgc_ending *end) CGC_HIDDEN;
+/* The configured output: %p expanded, .PID for a forked child, or what
+ * the previous image asked for (CGCOLLECT_EXEC_FROM). */
+void cgc_output_path(char *dst, size_t size) CGC_HIDDEN;
+/* The snapshot thread (CGCOLLECT_INTERVAL). */
+void cgc_snapshots_start(void) CGC_HIDDEN;
 /* collect_elf.c: address of the function `name` in any loaded object, 0 if
  * none defines it. */
 uintptr_t cgc_elf_lookup(const char *name) CGC_HIDDEN;

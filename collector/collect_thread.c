@@ -23,6 +23,12 @@ int g_initialised;
 size_t g_memory_limit;
 char g_output[4096];
 char *g_noprofile_names;
+char g_report[4096];
+int g_output_fixed;  /* g_output is a final path: no %p, no .PID */
+extern unsigned g_interval;
+/* Defined only in the preload (collect_preload.c): looks up the real
+ * functions it wraps.  Called before we install anything. */
+void cgc_preload_init(void) __attribute__((weak));
 
 static unsigned g_thread_count;
 static pthread_key_t g_key;
@@ -104,6 +110,7 @@ static void CGC_TEXT thread_gone(void *arg)
 {
 	struct cgc_thread *th = arg;
 	stop_timer(th);
+	cgc_altstack_free(th);
 	cgc_stop_thread(th, th->status);  /* cgc_tls.th stays set: no second record */
 }
 /* ---- configuration, once per process ------------------------------------ */
@@ -124,7 +131,16 @@ static void CGC_TEXT parse_noprofile(const char *list)
 }
 
 static void CGC_TEXT after_fork_child(void);
-static void CGC_TEXT write_at_exit(void);
+static void CGC_TEXT write_at_exit(int status, void *arg);
+
+static void CGC_TEXT copy_env(char *dst, size_t size, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	if (len >= size)
+		len = 0;  /* too long to be ours: ignore rather than truncate */
+	memcpy(dst, s ? s : "", len);
+	dst[len] = '\0';
+}
 
 static void CGC_TEXT global_init(void)
 {
@@ -148,6 +164,7 @@ static void CGC_TEXT global_init(void)
 		len = sizeof g_output - 1;
 	memcpy(g_output, s, len);
 	g_output[len] = '\0';
+	g_output_fixed = 0;
 	/* A cap on each thread's tree, so a runaway profile cannot exhaust the
 	 * program's memory (and so running out can be tested). */
 	s = getenv("CGCOLLECT_MEMORY");
@@ -161,6 +178,32 @@ static void CGC_TEXT global_init(void)
 		if (*end == '\0')
 			g_memory_limit = (size_t)v;
 	}
+	copy_env(g_report, sizeof g_report, getenv("CGCOLLECT_REPORT"));
+	/* An instrumented image exec'd us: "PID:WROTE:PATH".  Same pid: we are
+	 * its successor, so we must not overwrite its file: PATH.exec when it
+	 * wrote PATH, else PATH itself (a forked child's FILE.PID). */
+	s = getenv("CGCOLLECT_EXEC_FROM");
+	if (s && *s) {
+		char *end;
+		unsigned long pid = strtoul(s, &end, 10);
+		if (*end == ':' && (pid_t)pid == getpid() && (end[1] == '0' || end[1] == '1') &&
+		    end[2] == ':' && strlen(end + 3) + 6 < sizeof g_output) {
+			size_t plen = strlen(end + 3);
+			memcpy(g_output, end + 3, plen + 1);
+			if (end[1] == '1')
+				memcpy(g_output + plen, ".exec", 6);
+			g_output_fixed = 1;
+		}
+	}
+	s = getenv("CGCOLLECT_INTERVAL");
+	if (s && *s) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+		if (*end == '\0' && v <= 86400 * 365)
+			g_interval = (unsigned)v;
+	}
+	s = getenv("CGCOLLECT_NO_TMPFILE");  /* test knob: the fallback path */
+	g_no_tmpfile = s && *s && strcmp(s, "0") != 0;
 	s = getenv("CGCOLLECT_DISABLE");
 	if (s && *s && strcmp(s, "0") != 0)
 		g_enabled = 0;
@@ -174,7 +217,14 @@ static void CGC_TEXT global_init(void)
 		sigaction(SIGPROF, &sa, NULL);
 	}
 	pthread_atfork(NULL, NULL, after_fork_child);
-	atexit(write_at_exit);
+	/* on_exit, not atexit: the handler gets the exit status for the
+	 * file's `ended exit` record. */
+	on_exit(write_at_exit, NULL);
+	if (cgc_preload_init)
+		cgc_preload_init();
+	cgc_objects_refresh();
+	cgc_signals_install();
+	cgc_snapshots_start();
 }
 
 /* Called with no lock held; the lock orders registration, the once-only
@@ -215,6 +265,7 @@ struct cgc_thread *CGC_COLD cgc_thread_init(void)
 	cgc_tls.sp = th->stack + 1;
 	cgc_tls.end = th->stack + STACK_FRAMES;
 	cgc_tls.cur = &th->root;
+	cgc_altstack_init(th);
 	start_timer(th);
 	return th;
 }
@@ -242,9 +293,11 @@ static void CGC_TEXT after_fork_child(void)
 	}
 }
 
-static void CGC_TEXT write_at_exit(void)
+static void CGC_TEXT write_at_exit(int status, void *arg)
 {
+	(void)arg;
 	if (cgc_tls.th)
 		stop_timer(cgc_tls.th);
-	cgc_write_profile(NULL);
+	struct cgc_ending e = { CGC_END_EXIT, status, NULL };
+	cgc_final_dump(&e);
 }

@@ -7,7 +7,8 @@
 # shared and the static library.
 
 CGC_SRCS    := collector/collect.c collector/collect_thread.c collector/collect_api.c \
-               collector/collect_dump.c collector/collect_elf.c
+               collector/collect_dump.c collector/collect_elf.c collector/collect_file.c \
+               collector/collect_signal.c
 CGC_OBJS    := $(CGC_SRCS:%.c=$(B)/%.o)
 CGC_SO      := $(B)/lib/libcgcollect.so
 CGC_A       := $(B)/lib/libcgcollect.a
@@ -19,7 +20,13 @@ CGC_CFLAGS  := -std=c11 $(OPT) $(WARN) -fvisibility=hidden -fno-tree-slp-vectori
 
 $(CGC_OBJS): CFLAGS_ALL := $(CGC_CFLAGS)
 
-$(CGC_SO): $(CGC_OBJS)
+# The preload alone interposes libc functions (_exit, exec*, sigaction,
+# vfork, dlclose, swapcontext...): linked into a program statically they
+# would clash with libc.a.
+CGC_PRELOAD_OBJ := $(B)/collector/collect_preload.o
+$(CGC_PRELOAD_OBJ): CFLAGS_ALL := $(CGC_CFLAGS)
+
+$(CGC_SO): $(CGC_OBJS) $(CGC_PRELOAD_OBJ)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-soname,libcgcollect.so -Wl,--no-undefined $(LDFLAGS) -o $@ $^ -pthread
@@ -76,7 +83,12 @@ $(B)/tests/collector/api: testdata/collector/progs/api.c collector/cgcollect.h $
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CGC_TPROG_FLAGS) -Icollector -o $@ $< $(CGC_A)
 
-CHECK_TARGETS += $(CGC_TPROGS) $(B)/tests/collector/calls-static
+# An instrumented plugin that tests/collector-endings.t dlopens and dlcloses.
+$(B)/tests/collector/libplugin.so: testdata/collector/plugin/plugin.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CGC_TPROG_FLAGS) -shared -fPIC -o $@ $<
+
+CHECK_TARGETS += $(CGC_TPROGS) $(B)/tests/collector/calls-static $(B)/tests/collector/libplugin.so
 
 # ---- benchmark -------------------------------------------------------------
 bench-collector: $(CGC_SO) $(CGC_A)

@@ -20,8 +20,9 @@ main/a calls=3 redos=0 rec=0 cost=3
 main/a/leaf calls=6 redos=0 rec=0 cost=6
 main/b calls=1 redos=0 rec=0 cost=1
 main/b/leaf calls=5 redos=0 rec=0 cost=5"
-is "cgrun says where the profile went" "$(head -1 "$WORK/calls.cgt.err")" \
-	"cgrun: profile written to $WORK/calls.cgt"
+is "cgrun says where the profile went, what it holds and how the program ended" \
+	"$(cat "$WORK/calls.cgt.err")" \
+	"cgrun: profile written to $WORK/calls.cgt (16 calls); $P/calls exited with status 0"
 is "the file ends with 'end'" "$(tail -1 "$WORK/calls.cgt")" "end"
 
 run calls2.cgt calls

@@ -37,12 +37,17 @@ run_variant() {  # name -> "phase calls ns" lines on stdout
 	pg) (cd "$out" && ./pg && rm -f gmon.out) ;;
 	fi-empty) "$out/fi-empty" ;;
 	cgc-calls) CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT="$out/bench.cgt" "$out/cgcollect" ;;
-	cgc-cpu) CGCOLLECT_TIME=cpu CGCOLLECT_OUTPUT="$out/bench.cgt" "$out/cgcollect" ;;
+	cgc-cpu) CGCOLLECT_TIME=cpu CGCOLLECT_OUTPUT="$out/bench.cgt" "$out/cgcollect"
+		# The collector's own distortion figure: ticks that landed in
+		# its code / all ticks (endthread records of the file).
+		awk -v r="$r" '$1 == "endthread" { for (i = 3; i < NF; i += 2) v[$i] += $(i + 1) }
+			END { print r, v["overhead"] + 0, v["samples"] + 0 }' "$out/bench.cgt" >>"$out/distortion.txt" ;;
 	uftrace) uftrace record -d "$out/uftrace.data" "$out/pg" 2>/dev/null; rm -rf "$out/uftrace.data" ;;
 	esac
 }
 
 : >"$out/raw.txt"
+: >"$out/distortion.txt"
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	for v in $variants; do
@@ -51,24 +56,44 @@ while [ "$r" -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
-# Median ns/call per (variant, phase); ratio of medians to plain.
-awk '
-{ key = $1 " " $3; n[key]++; x[key, n[key]] = $5 / $4; calls[$3] = $4; seen[$1] = ++order[$1] == 1 ? ++nv : seen[$1]; if (order[$1] == 1) names[nv] = $1 }
+# Median ns/call per (variant, phase); ratio of medians to plain; cost over
+# plain as a multiple of the empty-hook floor (fi-empty - plain), the
+# figure issue 12 sets at <= 1.5; and the distortion: the share of the
+# run's CPU time that is the profiler's (1 - plain/variant over the three
+# phases), comparable across -pg, uftrace and us, plus our own figure in
+# cpu mode (collector ticks / all ticks, from the file; median of rounds).
+awk -v dist="$out/distortion.txt" '
+{ key = $1 " " $3; n[key]++; x[key, n[key]] = $5 / $4; calls[$3] = $4; if (!($1 in seen)) { seen[$1] = 1; names[++nv] = $1 } }
+function median(k, m,   i, j, t) {
+	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (x[k, j] < x[k, i]) { t = x[k, i]; x[k, i] = x[k, j]; x[k, j] = t }
+	return m % 2 ? x[k, (m + 1) / 2] : (x[k, m / 2] + x[k, m / 2 + 1]) / 2
+}
 END {
 	split("fib tree qsort", ph, " ")
-	for (k in n) {
-		m = n[k]
-		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (x[k, j] < x[k, i]) { t = x[k, i]; x[k, i] = x[k, j]; x[k, j] = t }
-		med[k] = m % 2 ? x[k, (m + 1) / 2] : (x[k, m / 2] + x[k, m / 2 + 1]) / 2
-	}
+	for (k in n) med[k] = median(k, n[k])
 	printf "%-10s", "variant"
-	for (p = 1; p <= 3; p++) printf " %9s %7s", ph[p] " ns", "xplain"
-	printf "\n"
+	for (p = 1; p <= 3; p++) printf " %9s %6s %6s", ph[p] " ns", "xplain", "xfloor"
+	printf " %10s\n", "distortion"
 	for (i = 1; i <= nv; i++) {
 		v = names[i]; printf "%-10s", v
-		for (p = 1; p <= 3; p++) { k = v " " ph[p]; printf " %9.2f %7.2f", med[k], med[k] / med["plain " ph[p]] }
-		printf "\n"
+		tv = 0; tp = 0
+		for (p = 1; p <= 3; p++) {
+			k = v " " ph[p]; pl = med["plain " ph[p]]; fl = med["fi-empty " ph[p]] - pl
+			printf " %9.2f %6.2f", med[k], med[k] / pl
+			if (v == "plain") printf " %6s", "-"; else printf " %6.2f", (med[k] - pl) / fl
+			tv += med[k] * calls[ph[p]]; tp += pl * calls[ph[p]]
+		}
+		if (v == "plain") printf " %10s\n", "-"; else printf " %9.1f%%\n", 100 * (1 - tp / tv)
 	}
 	printf "calls per phase: fib %d, tree %d, qsort %d\n", calls["fib"], calls["tree"], calls["qsort"]
+	m = 0
+	while ((getline line < dist) > 0) { split(line, f, " "); if (f[3] > 0) d[++m] = f[2] / f[3] }
+	if (m) {
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
+		printf "cgc-cpu self-measured distortion (collector ticks / all ticks): %.1f%% (median of %d runs)\n",
+			100 * (m % 2 ? d[(m + 1) / 2] : (d[m / 2] + d[m / 2 + 1]) / 2), m
+	}
+	print "xfloor: (variant - plain) / (fi-empty - plain) per call; goal for cgc-* <= 1.5"
+	print "distortion: share of the three phases'"'"' CPU time spent in the profiler, 1 - plain/variant"
 }' "$out/raw.txt" | tee "$out/summary.txt"
 echo "(median of $ROUNDS interleaved rounds; thread CPU time per instrumented call; raw data in $out/raw.txt)"
