@@ -63,6 +63,9 @@ folded_sums() {
 for p in eh rec th; do
 	"$BIN/cgconvert" -t folded -o $p.folded $p.cgt
 	render $p.folded sandwich --dump-dom >$p.html
+	# A loaded machine can end chromium's virtual time before the table is
+	# drawn; one more try tells that apart from a table that is wrong.
+	[ -n "$(sandwich_rows $p.html)" ] || render $p.folded sandwich --dump-dom >$p.html
 	is "$p: speedscope shows the profile's name" \
 		"$(grep -o '<title>[^<]*' $p.html | sed 's/<title>//')" "$p.folded - speedscope"
 	is "$p: no import error" "$(grep -c 'cg-alert\|Something went wrong' $p.html)" "0"
