@@ -10,12 +10,6 @@
 #include <string.h>
 #include "gprof_internal.h"
 
-static int cmp_topo(const void *ctx, uint32_t l, uint32_t r)
-{
-	const cg_gprof_analysis *a = ctx;
-	return a->syms[l].top - a->syms[r].top;
-}
-
 static void inherit_flags(cg_gprof_analysis *a, uint32_t c)
 {
 	gp_sym *s = a->syms;
@@ -87,54 +81,78 @@ static void propagate_flags(cg_gprof_analysis *a, const uint32_t *order)
 	}
 }
 
-static void cycle_time(cg_gprof_analysis *a)
+/* Time goes from callees to callers through the graph engine, which does
+ * gprof's arithmetic in gprof's order; a symbol whose propagation
+ * fraction is 0 takes no part.  What the engine leaves to gprof is the
+ * scaling by the caller's fraction, done here in the same order (members
+ * in symbol order within a cycle, child lists in list order). */
+static int propagate_time(cg_gprof_analysis *a, const uint32_t *order, cg_error *err)
 {
 	gp_sym *s = a->syms;
-	for (uint32_t k = 0; k < a->ncycles; k++) {
-		gp_sym *y = &s[a->nsyms + k];
-		for (uint32_t m = y->next; m != GP_NONE; m = s[m].next) {
-			if (s[m].prop_fract == 0.0)
+	uint32_t n = a->nsyms, nc = a->scc.ncomps;
+	double *self = malloc(((size_t)n + 1) * sizeof *self);
+	double *node_child = malloc(((size_t)n + 1) * sizeof *node_child);
+	double *comp_self = malloc(((size_t)nc + 1) * sizeof *comp_self);
+	double *comp_child = malloc(((size_t)nc + 1) * sizeof *comp_child);
+	double *edge_self = calloc((size_t)a->narcs + 1, sizeof *edge_self);
+	double *edge_child = calloc((size_t)a->narcs + 1, sizeof *edge_child);
+	unsigned char *excluded = malloc((size_t)n + 1);
+	unsigned char *carried = calloc((size_t)a->narcs + 1, 1);
+	int rc = CG_ENOMEM;
+	if (!self || !node_child || !comp_self || !comp_child || !edge_self || !edge_child ||
+	    !excluded || !carried)
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		self[i] = s[i].time;
+		excluded[i] = s[i].prop_fract == 0.0;
+	}
+	cg_propagation io = {
+		.nev = 1, .self = self, .excluded = excluded,
+		.edge_self = edge_self, .edge_child = edge_child, .edge_carried = carried,
+		.node_child = node_child, .comp_self = comp_self, .comp_child = comp_child,
+	};
+	rc = cg_graph_propagate(&a->graph, &a->scc, &io);
+	if (rc)
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t p = order[i];
+		gp_sym *ps = &s[p];
+		ps->child_time = node_child[p];
+		for (uint32_t k = 0; k < ps->nchildren; k++) {
+			uint32_t arc_index = a->child_lists[ps->first_child + k];
+			if (!carried[arc_index])
 				continue;
-			y->time += s[m].time;
+			gp_arc *arc = &a->arcs[arc_index];
+			double prop_share = ps->prop_fract * (edge_self[arc_index] + edge_child[arc_index]);
+			ps->prop_child += prop_share;
+			arc->time = edge_self[arc_index] * ps->prop_fract;
+			arc->child_time = edge_child[arc_index] * ps->prop_fract;
+			if (ps->head != p)
+				s[ps->head].prop_child += prop_share;
 		}
+	}
+	/* Cycle symbols: the component's sums (members with a fraction of 0
+	 * add no time, as in gprof). */
+	for (uint32_t k = 0; k < a->ncycles; k++) {
+		gp_sym *y = &s[n + k];
+		uint32_t c = a->scc.comp[y->next];
+		y->time = comp_self[c];
+		y->child_time = comp_child[c];
 		y->prop_self = y->prop_fract * y->time;
 	}
-}
-
-static void propagate_time(cg_gprof_analysis *a, uint32_t p)
-{
-	gp_sym *s = a->syms;
-	gp_sym *ps = &s[p];
-	if (ps->prop_fract == 0.0)
-		return;
-	for (uint32_t k = 0; k < ps->nchildren; k++) {
-		gp_arc *arc = &a->arcs[a->child_lists[ps->first_child + k]];
-		uint32_t c = arc->child;
-		if (arc->count == 0 || c == p || s[c].prop_fract == 0.0)
-			continue;
-		if (s[c].head != c) {
-			if (ps->cycle == s[c].cycle)
-				continue;
-			c = s[c].head;
-		} else if (ps->top <= s[c].top) {
-			continue;     /* gprof: "[propagate] toporder botches" */
-		}
-		gp_sym *cs = &s[c];
-		if (cs->ncalls == 0)
-			continue;
-		arc->time = cs->time * ((double)arc->count / (double)cs->ncalls);
-		arc->child_time = cs->child_time * ((double)arc->count / (double)cs->ncalls);
-		double share = arc->time + arc->child_time;
-		ps->child_time += share;
-		double prop_share = ps->prop_fract * share;
-		ps->prop_child += prop_share;
-		arc->time *= ps->prop_fract;
-		arc->child_time *= ps->prop_fract;
-		if (ps->head != p) {
-			s[ps->head].child_time += share;
-			s[ps->head].prop_child += prop_share;
-		}
-	}
+	rc = 0;
+out:
+	free(self);
+	free(node_child);
+	free(comp_self);
+	free(comp_child);
+	free(edge_self);
+	free(edge_child);
+	free(excluded);
+	free(carried);
+	if (rc)
+		return cg_error_set(err, rc, "gprof: out of memory");
+	return 0;
 }
 
 static int cmp_total(const void *ctx, uint32_t l, uint32_t r)
@@ -169,33 +187,25 @@ static int cmp_total(const void *ctx, uint32_t l, uint32_t r)
 
 int cg_gp_propagate(cg_gprof_analysis *a, cg_error *err)
 {
-	uint32_t n = a->nsyms, total = a->nsyms + a->ncycles;
-	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+	uint32_t total = a->nsyms + a->ncycles;
+	/* Symbols by topological number, callees first, in symbol order within
+	 * a cycle: gprof's stable sort, which the engine's `sorted` already is. */
+	const uint32_t *order = a->scc.sorted;
 	a->index_order = malloc(((size_t)total + 1) * sizeof *a->index_order);
-	if (!order || !a->index_order) {
-		free(order);
+	if (!a->index_order)
 		return cg_error_set(err, CG_ENOMEM, "gprof: out of memory");
+	propagate_flags(a, order);
+	int rc = propagate_time(a, order, err);
+	if (rc)
+		return rc;
+	if (a->opts.use_exact_inclusive) {
+		rc = cg_gp_exact_inclusive(a, a->arc_of_model, err);
+		if (rc)
+			return rc;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
-	int rc = cg_gp_msort(order, n, cmp_topo, a);
-	if (!rc) {
-		propagate_flags(a, order);
-		cycle_time(a);
-		for (uint32_t i = 0; i < n; i++)
-			propagate_time(a, order[i]);
-		if (a->opts.use_exact_inclusive) {
-			rc = cg_gp_exact_inclusive(a, a->arc_of_model, err);
-			if (rc) {
-				free(order);
-				return rc;
-			}
-		}
-		for (uint32_t i = 0; i < total; i++)
-			a->index_order[i] = i;
-		rc = cg_gp_msort(a->index_order, total, cmp_total, a);
-	}
-	free(order);
+	for (uint32_t i = 0; i < total; i++)
+		a->index_order[i] = i;
+	rc = cg_gp_msort(a->index_order, total, cmp_total, a);
 	if (rc)
 		return cg_error_set(err, rc, "gprof: out of memory");
 	for (uint32_t i = 0; i < total; i++)
