@@ -34,6 +34,31 @@ static void make_graph(cg_graph *g, uint32_t n, const struct edge *e, uint32_t n
 	free(fill);
 }
 
+/* What cg_graph_propagate says each edge carries, by arc number. */
+struct carried {
+	size_t nev;
+	double *es, *ec;
+	unsigned char *carried;
+	uint32_t last_caller_comp;
+	const cg_scc *scc;
+	int in_order;
+};
+
+static void record_carry(void *ctx, uint32_t caller, uint32_t arc, const double *es,
+			 const double *ec)
+{
+	struct carried *c = ctx;
+	for (size_t x = 0; x < c->nev; x++) {
+		c->es[arc * c->nev + x] = es[x];
+		c->ec[arc * c->nev + x] = ec[x];
+	}
+	c->carried[arc] = 1;
+	/* callers come callees first */
+	if (c->scc->comp[caller] < c->last_caller_comp)
+		c->in_order = 0;
+	c->last_caller_comp = c->scc->comp[caller];
+}
+
 /* Every edge between two components goes from a later one to an earlier
  * one (callees first). */
 static int callees_first(const cg_graph *g, const cg_scc *s)
@@ -62,8 +87,9 @@ static void test_self_loops(void)
 	 * 1's whole cost goes through the only outside call. */
 	double self[2] = { 1, 10 }, es[3] = { -1, -1, -1 }, ec[3] = { -1, -1, -1 }, child[2];
 	unsigned char carried[3] = { 0 };
-	cg_propagation io = { .nev = 1, .self = self, .edge_self = es, .edge_child = ec,
-			      .edge_carried = carried, .node_child = child };
+	struct carried rec = { 1, es, ec, carried, 0, &s, 1 };
+	cg_propagation io = { .nev = 1, .self = self, .carry = record_carry, .ctx = &rec,
+			      .node_child = child };
 	check_int(cg_graph_propagate(&g, &s, &io), ==, 0);
 	check_int(carried[0], ==, 0);
 	check_int(carried[2], ==, 0);
@@ -221,9 +247,13 @@ static void test_propagation_sums(void)
 	check_int(cg_graph_scc(&s, &g, 0), ==, 0);
 	double self[8] = { 1, 2, 2, 4, 4, 8, 8, 16 }, child[8], es[6], ec[6];
 	double comp_self[8], comp_child[8];
-	cg_propagation io = { .nev = 2, .self = self, .node_child = child, .edge_self = es,
-			      .edge_child = ec, .comp_self = comp_self, .comp_child = comp_child };
+	unsigned char carried[3] = { 0 };
+	struct carried rec = { 2, es, ec, carried, 0, &s, 1 };
+	cg_propagation io = { .nev = 2, .self = self, .node_child = child, .carry = record_carry,
+			      .ctx = &rec, .comp_self = comp_self, .comp_child = comp_child };
 	check_int(cg_graph_propagate(&g, &s, &io), ==, 0);
+	check(rec.in_order);
+	check_int(carried[0] + carried[1] + carried[2], ==, 3);
 	check_double(es[2 * 2], 8);        /* 1 -> 3: all of 3 */
 	check_double(child[1 * 2], 8);
 	check_double(es[0 * 2], 1.5);      /* 0 -> 1: 3/4 of 1's self 2 ... */
@@ -260,10 +290,12 @@ static void test_propagation_through_cycle(void)
 	double known[7] = { 0, 0, 0, 0, 0, 0, 1000 };
 	unsigned char known_set[7] = { 0, 0, 0, 0, 0, 0, 1 }, carried[7] = { 0 };
 	unsigned char excluded[7] = { 0, 0, 0, 0, 1, 0, 0 };
-	cg_propagation io = { .nev = 1, .self = self, .node_child = child, .edge_self = es,
-			      .edge_child = ec, .edge_carried = carried, .excluded = excluded,
-			      .known = known, .known_set = known_set };
+	struct carried rec = { 1, es, ec, carried, 0, &s, 1 };
+	cg_propagation io = { .nev = 1, .self = self, .node_child = child, .carry = record_carry,
+			      .ctx = &rec, .excluded = excluded, .known = known,
+			      .known_set = known_set };
 	check_int(cg_graph_propagate(&g, &s, &io), ==, 0);
+	check(rec.in_order);
 	/* inside the cycle nothing is carried; the cycle (self 6) carries 8 */
 	check_int(carried[1] + carried[2], ==, 0);
 	check_double(child[2], 8);

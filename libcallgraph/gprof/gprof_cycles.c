@@ -28,8 +28,11 @@ static int build_graph(cg_gprof_analysis *a)
 		uint32_t arc = a->child_lists[k];
 		g->target[k] = a->arcs[arc].child;
 		g->count[k] = a->arcs[arc].count;
-		g->arc[k] = arc;
 	}
+	/* the child lists already say which arc each position is */
+	free(g->arc);
+	g->arc = a->child_lists;
+	g->arc_borrowed = 1;
 	return 0;
 }
 

@@ -82,74 +82,59 @@ static void propagate_flags(cg_gprof_analysis *a, const uint32_t *order)
 }
 
 /* Time goes from callees to callers through the graph engine, which does
- * gprof's arithmetic in gprof's order; a symbol whose propagation
- * fraction is 0 takes no part.  What the engine leaves to gprof is the
- * scaling by the caller's fraction, done here in the same order (members
- * in symbol order within a cycle, child lists in list order). */
-static int propagate_time(cg_gprof_analysis *a, const uint32_t *order, cg_error *err)
+ * gprof's arithmetic in gprof's order (components callees first, members
+ * of a cycle in symbol order, child lists in list order); a symbol whose
+ * propagation fraction is 0 takes no part.  Each arc that carries time
+ * comes back here at once, in that order, to be scaled by its caller's
+ * fraction and summed into its caller and the caller's cycle exactly as
+ * gprof does. */
+static void carry_arc(void *ctx, uint32_t p, uint32_t arc_index, const double *edge_self,
+		      const double *edge_child)
+{
+	cg_gprof_analysis *a = ctx;
+	gp_sym *ps = &a->syms[p];
+	gp_arc *arc = &a->arcs[arc_index];
+	double share = edge_self[0] + edge_child[0];
+	ps->child_time += share;
+	double prop_share = ps->prop_fract * share;
+	ps->prop_child += prop_share;
+	arc->time = edge_self[0] * ps->prop_fract;
+	arc->child_time = edge_child[0] * ps->prop_fract;
+	if (ps->head != p) {
+		a->syms[ps->head].child_time += share;
+		a->syms[ps->head].prop_child += prop_share;
+	}
+}
+
+static int propagate_time(cg_gprof_analysis *a, cg_error *err)
 {
 	gp_sym *s = a->syms;
 	uint32_t n = a->nsyms, nc = a->scc.ncomps;
 	double *self = malloc(((size_t)n + 1) * sizeof *self);
-	double *node_child = malloc(((size_t)n + 1) * sizeof *node_child);
 	double *comp_self = malloc(((size_t)nc + 1) * sizeof *comp_self);
-	double *comp_child = malloc(((size_t)nc + 1) * sizeof *comp_child);
-	double *edge_self = calloc((size_t)a->narcs + 1, sizeof *edge_self);
-	double *edge_child = calloc((size_t)a->narcs + 1, sizeof *edge_child);
 	unsigned char *excluded = malloc((size_t)n + 1);
-	unsigned char *carried = calloc((size_t)a->narcs + 1, 1);
 	int rc = CG_ENOMEM;
-	if (!self || !node_child || !comp_self || !comp_child || !edge_self || !edge_child ||
-	    !excluded || !carried)
-		goto out;
-	for (uint32_t i = 0; i < n; i++) {
-		self[i] = s[i].time;
-		excluded[i] = s[i].prop_fract == 0.0;
-	}
-	cg_propagation io = {
-		.nev = 1, .self = self, .excluded = excluded,
-		.edge_self = edge_self, .edge_child = edge_child, .edge_carried = carried,
-		.node_child = node_child, .comp_self = comp_self, .comp_child = comp_child,
-	};
-	rc = cg_graph_propagate(&a->graph, &a->scc, &io);
-	if (rc)
-		goto out;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t p = order[i];
-		gp_sym *ps = &s[p];
-		ps->child_time = node_child[p];
-		for (uint32_t k = 0; k < ps->nchildren; k++) {
-			uint32_t arc_index = a->child_lists[ps->first_child + k];
-			if (!carried[arc_index])
-				continue;
-			gp_arc *arc = &a->arcs[arc_index];
-			double prop_share = ps->prop_fract * (edge_self[arc_index] + edge_child[arc_index]);
-			ps->prop_child += prop_share;
-			arc->time = edge_self[arc_index] * ps->prop_fract;
-			arc->child_time = edge_child[arc_index] * ps->prop_fract;
-			if (ps->head != p)
-				s[ps->head].prop_child += prop_share;
+	if (self && comp_self && excluded) {
+		for (uint32_t i = 0; i < n; i++) {
+			self[i] = s[i].time;
+			excluded[i] = s[i].prop_fract == 0.0;
 		}
+		cg_propagation io = {
+			.nev = 1, .self = self, .excluded = excluded,
+			.carry = carry_arc, .ctx = a, .comp_self = comp_self,
+		};
+		rc = cg_graph_propagate(&a->graph, &a->scc, &io);
 	}
-	/* Cycle symbols: the component's sums (members with a fraction of 0
-	 * add no time, as in gprof). */
-	for (uint32_t k = 0; k < a->ncycles; k++) {
+	/* Cycle symbols: the time of their members (those with a fraction of
+	 * 0 add none, as in gprof). */
+	for (uint32_t k = 0; k < a->ncycles && !rc; k++) {
 		gp_sym *y = &s[n + k];
-		uint32_t c = a->scc.comp[y->next];
-		y->time = comp_self[c];
-		y->child_time = comp_child[c];
+		y->time = comp_self[a->scc.comp[y->next]];
 		y->prop_self = y->prop_fract * y->time;
 	}
-	rc = 0;
-out:
 	free(self);
-	free(node_child);
 	free(comp_self);
-	free(comp_child);
-	free(edge_self);
-	free(edge_child);
 	free(excluded);
-	free(carried);
 	if (rc)
 		return cg_error_set(err, rc, "gprof: out of memory");
 	return 0;
@@ -195,7 +180,10 @@ int cg_gp_propagate(cg_gprof_analysis *a, cg_error *err)
 	if (!a->index_order)
 		return cg_error_set(err, CG_ENOMEM, "gprof: out of memory");
 	propagate_flags(a, order);
-	int rc = propagate_time(a, order, err);
+	int rc = propagate_time(a, err);
+	/* The report needs neither again: give the memory back before it. */
+	cg_graph_free(&a->graph);
+	cg_scc_free(&a->scc);
 	if (rc)
 		return rc;
 	if (a->opts.use_exact_inclusive) {

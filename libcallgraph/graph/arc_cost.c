@@ -29,6 +29,22 @@ int cg_graph_part_scc(const cg_profile *p, unsigned part, uint32_t *comp, uint32
 	return rc;
 }
 
+struct arc_costs {
+	double *arc_incl;
+	size_t nev;
+};
+
+/* An arc's inclusive cost is what it carries of its callee's component:
+ * that component's self and children. */
+static void carry_arc(void *ctx, uint32_t caller, uint32_t arc, const double *edge_self,
+		      const double *edge_child)
+{
+	struct arc_costs *ac = ctx;
+	(void)caller;
+	for (size_t e = 0; e < ac->nev; e++)
+		ac->arc_incl[(size_t)arc * ac->nev + e] = edge_self[e] + edge_child[e];
+}
+
 int cg_graph_arc_costs(const cg_profile *p, unsigned part, const double *self,
 		   const double *scale, double *arc_incl)
 {
@@ -46,43 +62,23 @@ int cg_graph_arc_costs(const cg_profile *p, unsigned part, const double *self,
 		if (!a->inclusive && a->count)
 			need = 1;
 	}
-	if (!need || nev == 0) {
-		free(known);
-		return 0;
-	}
 	cg_graph g;
 	cg_scc s = { 0 };
-	double *edge_self = NULL, *edge_child = NULL;
-	unsigned char *carried = NULL;
-	int rc = cg_graph_from_profile(&g, p, (int)part);
-	if (rc) {
-		free(known);
-		return rc;
-	}
-	rc = cg_graph_scc(&s, &g, CG_SCC_SKIP_UNCALLED);
-	edge_self = malloc((na ? na : 1) * nev * sizeof *edge_self);
-	edge_child = malloc((na ? na : 1) * nev * sizeof *edge_child);
-	carried = calloc(na ? na : 1, 1);
-	if (!rc && (!edge_self || !edge_child || !carried))
-		rc = CG_ENOMEM;
-	if (!rc) {
+	int rc = 0;
+	if (need && nev > 0 && !(rc = cg_graph_from_profile(&g, p, (int)part))) {
+		rc = cg_graph_scc(&s, &g, CG_SCC_SKIP_UNCALLED);
+		/* known costs are read from arc_incl while propagated ones
+		 * are written to it: an arc is one or the other */
+		struct arc_costs ac = { arc_incl, nev };
 		cg_propagation io = {
 			.nev = nev, .self = self, .known = arc_incl, .known_set = known,
-			.edge_self = edge_self, .edge_child = edge_child, .edge_carried = carried,
+			.carry = carry_arc, .ctx = &ac,
 		};
-		rc = cg_graph_propagate(&g, &s, &io);
+		if (!rc)
+			rc = cg_graph_propagate(&g, &s, &io);
+		cg_scc_free(&s);
+		cg_graph_free(&g);
 	}
-	/* An arc's inclusive cost is what it carries of its callee's
-	 * component: that component's self and children. */
-	for (size_t i = 0; i < na && !rc; i++)
-		if (carried[i])
-			for (size_t e = 0; e < nev; e++)
-				arc_incl[i * nev + e] = edge_self[i * nev + e] + edge_child[i * nev + e];
 	free(known);
-	free(edge_self);
-	free(edge_child);
-	free(carried);
-	cg_scc_free(&s);
-	cg_graph_free(&g);
 	return rc;
 }

@@ -43,7 +43,8 @@ void cg_graph_free(cg_graph *g)
 	free(g->start);
 	free(g->target);
 	free(g->count);
-	free(g->arc);
+	if (!g->arc_borrowed)
+		free(g->arc);
 	memset(g, 0, sizeof *g);
 }
 
@@ -110,7 +111,8 @@ int cg_graph_scc(cg_scc *out, const cg_graph *g, unsigned flags)
 	out->sorted = alloc_array(n, sizeof *out->sorted);
 	uint32_t *index = alloc_array(n, sizeof *index);
 	uint32_t *low = alloc_array(n, sizeof *low);
-	uint32_t *stack = alloc_array(n, sizeof *stack);   /* Tarjan's stack */
+	/* Tarjan's stack lives in `sorted`, which is only filled at the end. */
+	uint32_t *stack = out->sorted;
 	uint32_t *path = alloc_array(n, sizeof *path);     /* the search path */
 	uint32_t *next = alloc_array(n, sizeof *next);     /* next edge per node */
 	unsigned char *on_stack = zalloc_array(n, 1);
@@ -179,7 +181,6 @@ int cg_graph_scc(cg_scc *out, const cg_graph *g, unsigned flags)
 done:
 	free(index);
 	free(low);
-	free(stack);
 	free(path);
 	free(next);
 	free(on_stack);
@@ -188,8 +189,10 @@ done:
 
 int cg_graph_propagate(const cg_graph *g, const cg_scc *s, cg_propagation *io)
 {
-	size_t nev = io->nev ? io->nev : 1;
+	size_t nev = io->nev;
 	uint32_t n = g->nnodes, nc = s->ncomps;
+	if (nev == 0 || nev > CG_MAX_EVENTS)
+		return CG_EUSAGE;
 	double *own_self = NULL, *own_child = NULL;
 	double *comp_self = io->comp_self, *comp_child = io->comp_child;
 	uint64_t *calls_into = zalloc_array(nc, sizeof *calls_into);
@@ -251,19 +254,17 @@ int cg_graph_propagate(const cg_graph *g, const cg_scc *s, cg_propagation *io)
 				double ratio = (double)count / (double)calls_into[d];
 				const double *ds = comp_self + (size_t)d * nev;
 				const double *dc = comp_child + (size_t)d * nev;
+				double es[CG_MAX_EVENTS], ec[CG_MAX_EVENTS];
 				for (size_t x = 0; x < nev; x++) {
-					double es = ds[x] * ratio, ec = dc[x] * ratio;
-					double share = es + ec;
-					if (io->edge_self)
-						io->edge_self[(size_t)arc * nev + x] = es;
-					if (io->edge_child)
-						io->edge_child[(size_t)arc * nev + x] = ec;
+					es[x] = ds[x] * ratio;
+					ec[x] = dc[x] * ratio;
+					double share = es[x] + ec[x];
 					if (nchild)
 						nchild[x] += share;
 					cc[x] += share;
 				}
-				if (io->edge_carried)
-					io->edge_carried[arc] = 1;
+				if (io->carry)
+					io->carry(io->ctx, u, arc, es, ec);
 			}
 		}
 	}

@@ -44,6 +44,7 @@ typedef struct cg_graph {
 	uint32_t *target;    /* nedges: the callee of each position */
 	uint64_t *count;     /* nedges: calls along it (NULL: unknown) */
 	uint32_t *arc;       /* nedges or NULL */
+	int arc_borrowed;    /* arc belongs to the caller: cg_graph_free leaves it */
 } cg_graph;
 
 /* Allocates the arrays of an empty graph of nnodes nodes and nedges edges
@@ -91,26 +92,34 @@ static inline uint32_t cg_scc_size(const cg_scc *s, uint32_t c)
  * callees first, members in ascending node order, edges in graph order:
  * the order of every floating-point operation is gprof's.
  *
- * An edge carries nothing (and its outputs are left alone) when it stays
- * inside a component, has a count of 0, D has no calls_into, or either
- * end is `excluded` (gprof's -E/-e: such a node also adds no self cost).
- * An edge with a `known` cost carries that instead (nev values at
- * known[arc * nev], used when known_set[arc]), leaving its edge outputs
- * alone too.
+ * An edge carries nothing when it stays inside a component, has a count
+ * of 0, D has no calls_into, or either end is `excluded` (gprof's -E/-e:
+ * such a node also adds no self cost).  An edge with a `known` cost
+ * carries that instead (nev values at known[arc * nev], used when
+ * known_set[arc]).
+ *
+ * `carry` (optional) is called for every edge that carries a propagated
+ * share, at the moment it is computed (so in the order above), with its
+ * edge_self and edge_child values: clients keep per-arc results where
+ * they like, with no per-arc arrays here.
  */
+typedef void cg_graph_carry_fn(void *ctx, uint32_t caller, uint32_t arc,
+			       const double *edge_self, const double *edge_child);
+
 typedef struct cg_propagation {
-	size_t nev;                     /* values per node/edge, >= 1 */
+	size_t nev;                     /* values per node/edge, 1 .. CG_MAX_EVENTS */
 	const double *self;             /* nnodes * nev */
 	const unsigned char *excluded;  /* nnodes, or NULL */
 	const double *known;            /* per arc * nev, or NULL */
 	const unsigned char *known_set; /* per arc, or NULL */
-	/* outputs, written as described; all optional but comp_* */
-	double *edge_self, *edge_child; /* per arc * nev */
-	unsigned char *edge_carried;    /* per arc: 1 when the edge outputs were written */
-	double *node_child;             /* nnodes * nev, zeroed first */
-	double *comp_self, *comp_child; /* ncomps * nev, zeroed first; NULL: allocated internally */
+	cg_graph_carry_fn *carry;       /* or NULL */
+	void *ctx;                      /* for carry */
+	/* outputs, all optional; zeroed first */
+	double *node_child;             /* nnodes * nev */
+	double *comp_self, *comp_child; /* ncomps * nev */
 } cg_propagation;
 
+/* 0, CG_ENOMEM, or CG_EUSAGE for a bad nev. */
 int cg_graph_propagate(const cg_graph *g, const cg_scc *s, cg_propagation *io);
 
 #endif
