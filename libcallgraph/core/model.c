@@ -8,6 +8,7 @@
 
 #include "callgraph.h"
 #include "hashmap.h"
+#include "model_merge.h"
 
 /* ---- arena -------------------------------------------------------------- */
 
@@ -890,77 +891,6 @@ int cg_profile_derive_from_tree(cg_profile *p, cg_error *err)
 
 /* ---- merging parts ------------------------------------------------------------------ */
 
-static int merge_tree(cg_profile *dst, const cg_profile *src, const struct part *sp,
-		      cg_nid *map)
-{
-	size_t nev = src->nev;
-	map[0] = 0;
-	for (size_t n = 1; n < sp->nnodes; n++) {
-		const cg_node *sn = &sp->nodes[n];
-		cg_nid d;
-		if (cg_profile_node_child(dst, 0, map[sn->parent], sn->func, &d))
-			return CG_ENOMEM;
-		map[n] = d;
-		cg_node *dn = &dst->parts[0].nodes[d];
-		dn->calls += sn->calls;
-		dn->redos += sn->redos;
-		dn->recursive += sn->recursive;
-		for (size_t e = 0; e < nev; e++)
-			dn->self[e] += sn->self[e];
-	}
-	for (size_t n = 1; n < sp->nnodes; n++)
-		if (sp->nodes[n].recursion_target != CG_NO_NODE)
-			dst->parts[0].nodes[map[n]].recursion_target =
-				map[sp->nodes[n].recursion_target];
-	return 0;
-}
-
-static int merge_part(cg_profile *dst, const cg_profile *src, unsigned part, int any_exact)
-{
-	const struct part *sp = &src->parts[part];
-	for (cg_fid f = 0; f < src->nfuncs; f++) {
-		double before = cg_profile_has_self_exact(dst, 0) ? cg_profile_self_exact(dst, 0, f) : 0;
-		if (cg_profile_add_self(dst, 0, f, cg_profile_self(src, part, f)))
-			return CG_ENOMEM;
-		if (any_exact &&
-		    cg_profile_set_self_exact(dst, 0, f, before + cg_profile_self_exact(src, part, f)))
-			return CG_ENOMEM;
-		const cg_cost *in = cg_profile_inclusive(src, part, f);
-		if (in) {
-			cg_cost sum[CG_MAX_EVENTS];
-			const cg_cost *old = cg_profile_inclusive(dst, 0, f);
-			for (size_t e = 0; e < src->nev; e++)
-				sum[e] = in[e] + (old ? old[e] : 0);
-			if (cg_profile_set_inclusive(dst, 0, f, sum))
-				return CG_ENOMEM;
-		}
-		uint64_t c = cg_profile_calls(src, part, f);
-		if (c != UINT64_MAX) {
-			uint64_t old = cg_profile_calls(dst, 0, f);
-			if (cg_profile_set_calls(dst, 0, f, c + (old == UINT64_MAX ? 0 : old)))
-				return CG_ENOMEM;
-		}
-	}
-	for (size_t i = 0; i < sp->narcs; i++) {
-		const cg_arc *a = &sp->arcs[i];
-		size_t idx;
-		if (cg_profile_add_arc(dst, 0, a->caller, a->callee, a->count, a->inclusive, &idx))
-			return CG_ENOMEM;
-		if (!dst->parts[0].arcs[idx].line)
-			dst->parts[0].arcs[idx].line = a->line;
-	}
-	if (sp->nnodes) {
-		cg_nid *map = malloc(sp->nnodes * sizeof *map);
-		if (!map)
-			return CG_ENOMEM;
-		int rc = merge_tree(dst, src, sp, map);
-		free(map);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
 int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *err)
 {
 	cg_profile *dst;
@@ -981,11 +911,8 @@ int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *er
 	if (src->nparts == 1 && cg_profile_set_part_name(dst, 0, src->parts[0].name))
 		goto oom;
 	/* Parts without exact values contribute their integer self cost. */
-	int any_exact = 0;
 	for (unsigned part = 0; part < src->nparts; part++)
-		any_exact |= src->parts[part].exact != NULL;
-	for (unsigned part = 0; part < src->nparts; part++)
-		if (merge_part(dst, src, part, any_exact))
+		if (cg_profile_merge_part_same(dst, 0, src, part))
 			goto oom;
 	*out = dst;
 	return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "model_merge.h"
 
 struct merge {
 	cg_profile *dst;
@@ -115,14 +116,11 @@ static int merge_tree(struct merge *m, unsigned sp, unsigned dp)
 	return rc;
 }
 
-static int merge_part(struct merge *m, unsigned sp)
+static int merge_part(struct merge *m, unsigned sp, unsigned dp)
 {
-	unsigned dp;
-	int rc = find_part(m->dst, cg_profile_part_name(m->src, sp), &dp);
-	if (rc)
-		return rc;
 	size_t nf = cg_profile_function_count(m->src);
 	cg_cost c[CG_MAX_EVENTS], sum[CG_MAX_EVENTS];
+	int rc;
 	if ((rc = merge_exact(m, sp, dp)))
 		return rc;
 	/* merge_exact already set the exact values; keep them across the
@@ -186,8 +184,12 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 		m.emap[e] = d;
 	}
 	int rc = map_functions(&m);
-	for (unsigned sp = 0; !rc && sp < cg_profile_part_count(src); sp++)
-		rc = merge_part(&m, sp);
+	for (unsigned sp = 0; !rc && sp < cg_profile_part_count(src); sp++) {
+		unsigned dp;
+		rc = find_part(dst, cg_profile_part_name(src, sp), &dp);
+		if (!rc)
+			rc = merge_part(&m, sp, dp);
+	}
 	for (size_t i = 0; !rc && i < cg_profile_meta_count(src); i++) {
 		const char *k, *v;
 		cg_profile_meta_at(src, i, &k, &v);
@@ -200,4 +202,21 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 	if (rc)
 		return cg_error_set(err, rc, "cannot merge profiles: %s", cg_strerror(rc));
 	return 0;
+}
+
+int cg_profile_merge_part_same(cg_profile *dst, unsigned dp, const cg_profile *src, unsigned sp)
+{
+	struct merge m = { dst, src, { 0 }, 0, 0, NULL };
+	m.nev_src = m.nev_dst = cg_profile_event_count(src);
+	for (size_t e = 0; e < m.nev_src; e++)
+		m.emap[e] = (int)e;
+	size_t nf = cg_profile_function_count(src);
+	m.fmap = malloc((nf ? nf : 1) * sizeof *m.fmap);
+	if (!m.fmap)
+		return CG_ENOMEM;
+	for (size_t f = 0; f < nf; f++)
+		m.fmap[f] = (cg_fid)f;
+	int rc = merge_part(&m, sp, dp);
+	free(m.fmap);
+	return rc;
 }

@@ -245,6 +245,8 @@ void cg_gprof_analysis_free(cg_gprof_analysis *a)
 	free(a->parent_lists);
 	free(a->arc_of_model);
 	free(a->index_order);
+	cg_graph_free(&a->graph);
+	cg_scc_free(&a->scc);
 	free(a);
 }
 

@@ -1,117 +1,38 @@
 /*
- * gprof_cycles.c — gprof's depth-first numbering and cycle discovery.
+ * gprof_cycles.c — gprof's depth-first numbering and cycle discovery, on
+ * the graph engine (graph/graph.h).
  *
- * This is gprof's algorithm, not a textbook SCC: the numbering, the
- * choice of cycle head (the member through which the search first entered
- * the cycle), the order members are chained in and the cycle numbers (by
- * the head's address) all show in the report, so they must come out the
- * same.  The search is iterative (real call chains can be deeper than the
- * C stack) and near-linear (see struct dfs).
+ * gprof numbers symbols in the order its search finishes them (a cycle
+ * when its head finishes), takes as a cycle's head the member through
+ * which the search first entered it, chains the members in the order the
+ * search reached them and numbers cycles by the head's address.  All of
+ * that shows in the report; the engine's Tarjan search visits nodes and
+ * edges in the same order and gives exactly these (graph.h says how), so
+ * this file only translates: the call graph goes in as the symbols' child
+ * lists, in gprof's list order.
  */
 #include <stdlib.h>
 #include "gprof_internal.h"
 
-/* Search state.  gprof keeps, for every symbol, its cycle head up to date
- * by walking chains whenever cycles merge, and scans the search stack on
- * every call into a busy symbol; both are quadratic on large cycles.  The
- * same decisions come from a union-find over heads (`head` is the parent
- * link during the search, resolved by find_head), each symbol's position
- * on the stack, the tail of every chain, and the stack positions of the
- * symbols not yet glommed into any cycle. */
-typedef struct dfs {
-	cg_gprof_analysis *a;
-	uint32_t *stack;      /* 1-based: stack[1..depth] */
-	uint32_t *pos;        /* next child list position per depth */
-	uint32_t *on_stack;   /* symbol -> stack position, 0 when not on it */
-	uint32_t *tail;       /* chain head -> last member of its chain */
-	uint32_t *free_pos;   /* stack positions of unglommed symbols, ascending */
-	uint32_t nfree;
-	uint32_t depth;
-	int counter;
-} dfs;
-
-static uint32_t find_head(gp_sym *s, uint32_t x)
+/* The symbols' child lists as the engine's graph: node = symbol, edges in
+ * child-list order, arc numbers = gprof arc indices. */
+static int build_graph(cg_gprof_analysis *a)
 {
-	while (s[x].head != x) {
-		s[x].head = s[s[x].head].head;
-		x = s[x].head;
+	cg_graph *g = &a->graph;
+	if (cg_graph_alloc(g, a->nsyms, a->narcs))
+		return CG_ENOMEM;
+	for (uint32_t i = 0; i < a->nsyms; i++)
+		g->start[i] = a->syms[i].first_child;
+	g->start[a->nsyms] = a->narcs;
+	for (uint32_t k = 0; k < a->narcs; k++) {
+		uint32_t arc = a->child_lists[k];
+		g->target[k] = a->arcs[arc].child;
+		g->count[k] = a->arcs[arc].count;
 	}
-	return x;
-}
-
-/* The symbol `c` is busy: glom everything above the cycle's head on the
- * stack into the head's chain, in stack order (gprof's find_cycle). */
-static int find_cycle(dfs *d, uint32_t c, cg_error *err)
-{
-	gp_sym *s = d->a->syms;
-	uint32_t hc = find_head(s, c);
-	/* gprof scans down from the top for c itself or c's head */
-	uint32_t t = d->on_stack[c];
-	if (hc != c && d->on_stack[hc] > t)
-		t = d->on_stack[hc];
-	if (t == 0)
-		return cg_error_set(err, CG_ERROR, "gprof: [find_cycle] couldn't find head of cycle");
-	if (t == d->depth)
-		return 0;             /* a function calling itself: not a cycle */
-
-	uint32_t h = find_head(s, d->stack[t]);
-	uint32_t tail = d->tail[h];
-	uint32_t k = d->nfree;
-	while (k > 0 && d->free_pos[k - 1] > t)
-		k--;
-	for (uint32_t i = k; i < d->nfree; i++) {
-		uint32_t x = d->stack[d->free_pos[i]];
-		s[tail].next = x;
-		s[x].head = h;
-		tail = d->tail[x];
-	}
-	d->nfree = k;
-	d->tail[h] = tail;
-	return 0;
-}
-
-static void push(dfs *d, uint32_t p)
-{
-	d->depth++;
-	d->stack[d->depth] = p;
-	d->pos[d->depth] = 0;
-	d->on_stack[p] = d->depth;
-	d->free_pos[d->nfree++] = d->depth;
-	d->a->syms[p].top = -1;
-}
-
-static int visit(dfs *d, uint32_t root, cg_error *err)
-{
-	cg_gprof_analysis *a = d->a;
-	gp_sym *s = a->syms;
-	push(d, root);
-	while (d->depth > 0) {
-		uint32_t p = d->stack[d->depth];
-		if (d->pos[d->depth] < s[p].nchildren) {
-			uint32_t arc = a->child_lists[s[p].first_child + d->pos[d->depth]++];
-			uint32_t c = a->arcs[arc].child;
-			if (s[c].top > 0)
-				continue;
-			if (s[c].top == -1) {
-				int rc = find_cycle(d, c, err);
-				if (rc)
-					return rc;
-				continue;
-			}
-			push(d, c);
-			continue;
-		}
-		/* Post-visit: a cycle gets its number when its head finishes. */
-		if (find_head(s, p) == p) {
-			d->counter++;
-			for (uint32_t m = p; m != GP_NONE; m = s[m].next)
-				s[m].top = d->counter;
-		}
-		if (d->nfree > 0 && d->free_pos[d->nfree - 1] == d->depth)
-			d->nfree--;
-		d->on_stack[p] = 0;
-		d->depth--;
-	}
+	/* the child lists already say which arc each position is */
+	free(g->arc);
+	g->arc = a->child_lists;
+	g->arc_borrowed = 1;
 	return 0;
 }
 
@@ -167,38 +88,19 @@ static int link_cycles(cg_gprof_analysis *a, cg_error *err)
 
 int cg_gp_find_cycles(cg_gprof_analysis *a, cg_error *err)
 {
-	uint32_t n = a->nsyms;
-	for (uint32_t i = 0; i < n; i++) {
-		a->syms[i].top = 0;
-		a->syms[i].head = i;
-		a->syms[i].next = GP_NONE;
-		a->syms[i].cycle = 0;
+	if (build_graph(a) || cg_graph_scc(&a->scc, &a->graph, 0))
+		return cg_error_set(err, CG_ENOMEM, "gprof: out of memory");
+	const cg_scc *scc = &a->scc;
+	gp_sym *s = a->syms;
+	for (uint32_t c = 0; c < scc->ncomps; c++) {
+		const uint32_t *m = scc->found + scc->first[c];
+		uint32_t size = cg_scc_size(scc, c);
+		for (uint32_t k = 0; k < size; k++) {
+			s[m[k]].top = (int)c + 1;
+			s[m[k]].head = size > 1 ? m[0] : m[k];
+			s[m[k]].next = k + 1 < size ? m[k + 1] : GP_NONE;
+			s[m[k]].cycle = 0;
+		}
 	}
-	dfs d = { 0 };
-	d.a = a;
-	size_t words = (size_t)n + 1;
-	d.stack = malloc(words * sizeof *d.stack);
-	d.pos = malloc(words * sizeof *d.pos);
-	d.on_stack = calloc(words, sizeof *d.on_stack);
-	d.tail = malloc(words * sizeof *d.tail);
-	d.free_pos = malloc(words * sizeof *d.free_pos);
-	int rc = 0;
-	if (!d.stack || !d.pos || !d.on_stack || !d.tail || !d.free_pos)
-		rc = cg_error_set(err, CG_ENOMEM, "gprof: out of memory");
-	for (uint32_t i = 0; i < n && !rc; i++)
-		d.tail[i] = i;
-	for (uint32_t i = 0; i < n && !rc; i++)
-		if (a->syms[i].top == 0)
-			rc = visit(&d, i, err);
-	free(d.stack);
-	free(d.pos);
-	free(d.on_stack);
-	free(d.tail);
-	free(d.free_pos);
-	/* From here on every symbol names its head directly, as in gprof. */
-	for (uint32_t i = 0; i < n && !rc; i++)
-		a->syms[i].head = find_head(a->syms, i);
-	if (!rc)
-		rc = link_cycles(a, err);
-	return rc;
+	return link_cycles(a, err);
 }

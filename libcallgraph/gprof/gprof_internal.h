@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "callgraph/gprof.h"
+#include "graph.h"
 
 #define GP_NONE UINT32_MAX
 
@@ -30,8 +31,8 @@ typedef struct gp_sym {
 	double child_time;
 	double prop_fract, prop_self, prop_child;
 	int print_flag;
-	int top;              /* DFS number; -1 busy, 0 unvisited */
-	uint32_t head;        /* cycle head (symbol index); itself when none */
+	int top;              /* topological number: callees first, cycle members share it */
+	uint32_t head;        /* cycle symbol of a cycle member; itself when none */
 	uint32_t next;        /* next cycle member or GP_NONE */
 	uint32_t cycle;       /* cycle number, 0 none */
 	uint32_t index;       /* gprof index number */
@@ -110,6 +111,9 @@ struct cg_gprof_analysis {
 	char raw_abbrev[2];
 	int has_histogram, has_arcs;
 
+	cg_graph graph;           /* symbols and their child lists (gprof_cycles.c) */
+	cg_scc scc;               /* its components: gprof's cycles and topological order */
+
 };
 
 /* gprof_sort.c: glibc 2.36 qsort (top-down merge sort), comparison for
@@ -125,8 +129,9 @@ int cg_gp_in_table(const cg_gprof_analysis *a, unsigned table, uint32_t s);
 int cg_gp_passes(const cg_gprof_analysis *a, unsigned incl, uint32_t s);
 int cg_gp_arc_passes(const cg_gprof_analysis *a, uint32_t parent, uint32_t child);
 
-/* gprof_cycles.c: DFS numbering, cycle discovery and numbering; fills
- * top/head/next/cycle of every symbol and appends cycle symbols. */
+/* gprof_cycles.c: topological numbering, cycle discovery and numbering
+ * (graph engine); fills a->graph, a->scc and top/head/next/cycle of every
+ * symbol, and appends cycle symbols. */
 int cg_gp_find_cycles(cg_gprof_analysis *a, cg_error *err);
 
 /* gprof_propagate.c: flags, fractions, times, index numbers. */

@@ -10,12 +10,6 @@
 #include <string.h>
 #include "gprof_internal.h"
 
-static int cmp_topo(const void *ctx, uint32_t l, uint32_t r)
-{
-	const cg_gprof_analysis *a = ctx;
-	return a->syms[l].top - a->syms[r].top;
-}
-
 static void inherit_flags(cg_gprof_analysis *a, uint32_t c)
 {
 	gp_sym *s = a->syms;
@@ -87,54 +81,63 @@ static void propagate_flags(cg_gprof_analysis *a, const uint32_t *order)
 	}
 }
 
-static void cycle_time(cg_gprof_analysis *a)
+/* Time goes from callees to callers through the graph engine, which does
+ * gprof's arithmetic in gprof's order (components callees first, members
+ * of a cycle in symbol order, child lists in list order); a symbol whose
+ * propagation fraction is 0 takes no part.  Each arc that carries time
+ * comes back here at once, in that order, to be scaled by its caller's
+ * fraction and summed into its caller and the caller's cycle exactly as
+ * gprof does. */
+static void carry_arc(void *ctx, uint32_t p, uint32_t arc_index, const double *edge_self,
+		      const double *edge_child)
 {
-	gp_sym *s = a->syms;
-	for (uint32_t k = 0; k < a->ncycles; k++) {
-		gp_sym *y = &s[a->nsyms + k];
-		for (uint32_t m = y->next; m != GP_NONE; m = s[m].next) {
-			if (s[m].prop_fract == 0.0)
-				continue;
-			y->time += s[m].time;
-		}
-		y->prop_self = y->prop_fract * y->time;
+	cg_gprof_analysis *a = ctx;
+	gp_sym *ps = &a->syms[p];
+	gp_arc *arc = &a->arcs[arc_index];
+	double share = edge_self[0] + edge_child[0];
+	ps->child_time += share;
+	double prop_share = ps->prop_fract * share;
+	ps->prop_child += prop_share;
+	arc->time = edge_self[0] * ps->prop_fract;
+	arc->child_time = edge_child[0] * ps->prop_fract;
+	if (ps->head != p) {
+		a->syms[ps->head].child_time += share;
+		a->syms[ps->head].prop_child += prop_share;
 	}
 }
 
-static void propagate_time(cg_gprof_analysis *a, uint32_t p)
+static int propagate_time(cg_gprof_analysis *a, cg_error *err)
 {
 	gp_sym *s = a->syms;
-	gp_sym *ps = &s[p];
-	if (ps->prop_fract == 0.0)
-		return;
-	for (uint32_t k = 0; k < ps->nchildren; k++) {
-		gp_arc *arc = &a->arcs[a->child_lists[ps->first_child + k]];
-		uint32_t c = arc->child;
-		if (arc->count == 0 || c == p || s[c].prop_fract == 0.0)
-			continue;
-		if (s[c].head != c) {
-			if (ps->cycle == s[c].cycle)
-				continue;
-			c = s[c].head;
-		} else if (ps->top <= s[c].top) {
-			continue;     /* gprof: "[propagate] toporder botches" */
+	uint32_t n = a->nsyms, nc = a->scc.ncomps;
+	double *self = malloc(((size_t)n + 1) * sizeof *self);
+	double *comp_self = malloc(((size_t)nc + 1) * sizeof *comp_self);
+	unsigned char *excluded = malloc((size_t)n + 1);
+	int rc = CG_ENOMEM;
+	if (self && comp_self && excluded) {
+		for (uint32_t i = 0; i < n; i++) {
+			self[i] = s[i].time;
+			excluded[i] = s[i].prop_fract == 0.0;
 		}
-		gp_sym *cs = &s[c];
-		if (cs->ncalls == 0)
-			continue;
-		arc->time = cs->time * ((double)arc->count / (double)cs->ncalls);
-		arc->child_time = cs->child_time * ((double)arc->count / (double)cs->ncalls);
-		double share = arc->time + arc->child_time;
-		ps->child_time += share;
-		double prop_share = ps->prop_fract * share;
-		ps->prop_child += prop_share;
-		arc->time *= ps->prop_fract;
-		arc->child_time *= ps->prop_fract;
-		if (ps->head != p) {
-			s[ps->head].child_time += share;
-			s[ps->head].prop_child += prop_share;
-		}
+		cg_propagation io = {
+			.nev = 1, .self = self, .excluded = excluded,
+			.carry = carry_arc, .ctx = a, .comp_self = comp_self,
+		};
+		rc = cg_graph_propagate(&a->graph, &a->scc, &io);
 	}
+	/* Cycle symbols: the time of their members (those with a fraction of
+	 * 0 add none, as in gprof). */
+	for (uint32_t k = 0; k < a->ncycles && !rc; k++) {
+		gp_sym *y = &s[n + k];
+		y->time = comp_self[a->scc.comp[y->next]];
+		y->prop_self = y->prop_fract * y->time;
+	}
+	free(self);
+	free(comp_self);
+	free(excluded);
+	if (rc)
+		return cg_error_set(err, rc, "gprof: out of memory");
+	return 0;
 }
 
 static int cmp_total(const void *ctx, uint32_t l, uint32_t r)
@@ -169,33 +172,28 @@ static int cmp_total(const void *ctx, uint32_t l, uint32_t r)
 
 int cg_gp_propagate(cg_gprof_analysis *a, cg_error *err)
 {
-	uint32_t n = a->nsyms, total = a->nsyms + a->ncycles;
-	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+	uint32_t total = a->nsyms + a->ncycles;
+	/* Symbols by topological number, callees first, in symbol order within
+	 * a cycle: gprof's stable sort, which the engine's `sorted` already is. */
+	const uint32_t *order = a->scc.sorted;
 	a->index_order = malloc(((size_t)total + 1) * sizeof *a->index_order);
-	if (!order || !a->index_order) {
-		free(order);
+	if (!a->index_order)
 		return cg_error_set(err, CG_ENOMEM, "gprof: out of memory");
+	propagate_flags(a, order);
+	int rc = propagate_time(a, err);
+	/* The report needs neither again: give the memory back before it. */
+	cg_graph_free(&a->graph);
+	cg_scc_free(&a->scc);
+	if (rc)
+		return rc;
+	if (a->opts.use_exact_inclusive) {
+		rc = cg_gp_exact_inclusive(a, a->arc_of_model, err);
+		if (rc)
+			return rc;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
-	int rc = cg_gp_msort(order, n, cmp_topo, a);
-	if (!rc) {
-		propagate_flags(a, order);
-		cycle_time(a);
-		for (uint32_t i = 0; i < n; i++)
-			propagate_time(a, order[i]);
-		if (a->opts.use_exact_inclusive) {
-			rc = cg_gp_exact_inclusive(a, a->arc_of_model, err);
-			if (rc) {
-				free(order);
-				return rc;
-			}
-		}
-		for (uint32_t i = 0; i < total; i++)
-			a->index_order[i] = i;
-		rc = cg_gp_msort(a->index_order, total, cmp_total, a);
-	}
-	free(order);
+	for (uint32_t i = 0; i < total; i++)
+		a->index_order[i] = i;
+	rc = cg_gp_msort(a->index_order, total, cmp_total, a);
 	if (rc)
 		return cg_error_set(err, rc, "gprof: out of memory");
 	for (uint32_t i = 0; i < total; i++)

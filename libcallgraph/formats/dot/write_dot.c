@@ -71,7 +71,7 @@ static int write_graph(const cg_profile *p, FILE *out, int event)
 		if (incl[f] != 0)
 			used[f] = 1;
 	}
-	if (cg_graph_arc_costs(p, 0, self, scale, arc_incl) || cg_graph_scc(p, 0, comp, &ncomp, size))
+	if (cg_graph_arc_costs(p, 0, self, scale, arc_incl) || cg_graph_part_scc(p, 0, comp, &ncomp, size))
 		goto out;
 	for (size_t i = 0; i < na; i++) {
 		const cg_arc *a = cg_profile_arc(p, 0, i);
