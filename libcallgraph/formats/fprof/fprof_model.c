@@ -249,20 +249,12 @@ static cg_fid find_undefined(const cg_profile *p)
 	return CG_NO_FUNC;
 }
 
-static uint64_t name_hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
 /* Function id by name; CG_NO_FUNC when absent.  `names` maps name hashes
  * to fid + 1 (collisions fall back to a scan). */
 static cg_fid fid_by_name(const cg_profile *p, const struct cg_hashmap *names, const char *s, size_t n)
 {
 	uint32_t v;
-	if (cg_hashmap_get(names, name_hash(s, n), &v)) {
+	if (cg_hashmap_get(names, cg_hash_bytes(CG_HASH_INIT, s, n), &v)) {
 		const char *nm = cg_profile_function(p, v)->name;
 		if (strlen(nm) == n && memcmp(nm, s, n) == 0)
 			return v;
@@ -449,7 +441,7 @@ int cg_fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_
 	int rc = 0;
 	for (cg_fid f = 0; f < nf && !rc; f++) {
 		const char *nm = cg_profile_function(p, f)->name;
-		rc = cg_hashmap_put(&names, name_hash(nm, strlen(nm)), f);
+		rc = cg_hashmap_put(&names, cg_hash_bytes(CG_HASH_INIT, nm, strlen(nm)), f);
 	}
 	for (unsigned i = 0; i < n && !rc; i++)
 		rc = part_rows(p, i, ev, *undef, &parts[i], &names);
