@@ -118,6 +118,8 @@ struct cg_profile {
 	struct meta *meta;
 	size_t nmeta, metacap;
 	struct cg_hashmap meta_index;  /* interned key pointer -> meta */
+
+	cg_gmon_info *gmon;     /* in the arena; NULL unless from gmon.out */
 };
 
 static const cg_cost zero_costs[CG_MAX_EVENTS];
@@ -255,6 +257,31 @@ void cg_profile_meta_at(const cg_profile *p, size_t i, const char **key, const c
 {
 	*key = p->meta[i].key;
 	*value = p->meta[i].value;
+}
+
+/* ---- gmon facts ----------------------------------------------------------------- */
+
+int cg_profile_set_gmon_info(cg_profile *p, const cg_gmon_info *info)
+{
+	if (!info) {
+		p->gmon = NULL;
+		return 0;
+	}
+	cg_gmon_info copy = *info;
+	copy.dimension = cg_profile_intern(p, info->dimension ? info->dimension : "seconds");
+	copy.dimension_abbrev =
+		cg_profile_intern(p, info->dimension_abbrev ? info->dimension_abbrev : "s");
+	if (!copy.dimension || !copy.dimension_abbrev)
+		return CG_ENOMEM;
+	if (!p->gmon && !(p->gmon = arena_alloc(&p->arena, sizeof *p->gmon)))
+		return CG_ENOMEM;
+	*p->gmon = copy;
+	return 0;
+}
+
+const cg_gmon_info *cg_profile_gmon_info(const cg_profile *p)
+{
+	return p->gmon;
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -593,6 +620,18 @@ int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid calle
 	return 0;
 }
 
+int cg_profile_add_arc_self(cg_profile *p, unsigned part, size_t index, const cg_cost *self)
+{
+	if (part >= p->nparts || index >= p->parts[part].narcs || !self)
+		return CG_EUSAGE;
+	cg_arc *a = &p->parts[part].arcs[index];
+	if (!a->self && !(a->self = new_cost_vector(p)))
+		return CG_ENOMEM;
+	for (size_t e = 0; e < p->nev; e++)
+		a->self[e] += self[e];
+	return 0;
+}
+
 size_t cg_profile_arc_count(const cg_profile *p, unsigned part)
 {
 	return part < p->nparts ? p->parts[part].narcs : 0;
@@ -866,7 +905,8 @@ static int merge_part(cg_profile *dst, const cg_profile *src, unsigned part, int
 	for (size_t i = 0; i < sp->narcs; i++) {
 		const cg_arc *a = &sp->arcs[i];
 		size_t idx;
-		if (cg_profile_add_arc(dst, 0, a->caller, a->callee, a->count, a->inclusive, &idx))
+		if (cg_profile_add_arc(dst, 0, a->caller, a->callee, a->count, a->inclusive, &idx) ||
+		    (a->self && cg_profile_add_arc_self(dst, 0, idx, a->self)))
 			return CG_ENOMEM;
 		if (!dst->parts[0].arcs[idx].line)
 			dst->parts[0].arcs[idx].line = a->line;
@@ -895,6 +935,8 @@ int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *er
 	for (size_t i = 0; i < src->nmeta; i++)
 		if (cg_profile_set_meta(dst, src->meta[i].key, src->meta[i].value))
 			goto oom;
+	if (cg_profile_set_gmon_info(dst, src->gmon))
+		goto oom;
 	for (cg_fid f = 0; f < src->nfuncs; f++)
 		if (cg_profile_add_function(dst, &src->funcs[f], NULL))
 			goto oom;

@@ -157,6 +157,11 @@ static int merge_part(struct merge *m, unsigned sp)
 		if ((rc = cg_profile_add_arc(m->dst, dp, m->fmap[a->caller], m->fmap[a->callee],
 					     a->count, a->inclusive ? c : NULL, &idx)))
 			return rc;
+		if (a->self) {
+			map_costs(m, a->self, c);
+			if ((rc = cg_profile_add_arc_self(m->dst, dp, idx, c)))
+				return rc;
+		}
 		cg_arc *da = cg_profile_arc(m->dst, dp, idx);
 		if (!da->line)
 			da->line = a->line;
@@ -194,6 +199,10 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 		if (!cg_profile_meta(dst, k))
 			rc = cg_profile_set_meta(dst, k, v);
 	}
+	/* like metadata, the first profile's facts win (gmon files are summed
+	 * by their reader, not here) */
+	if (!rc && !cg_profile_gmon_info(dst) && cg_profile_gmon_info(src))
+		rc = cg_profile_set_gmon_info(dst, cg_profile_gmon_info(src));
 	free(m.fmap);
 	if (rc)
 		return cg_error_set(err, rc, "cannot merge profiles: %s", cg_strerror(rc));

@@ -25,6 +25,12 @@ struct xr {
 	int rc;
 	enum where where;
 	int stage;             /* 0 meta, 1 events, 2 functions, 3 parts */
+	int seen_gmon;
+	/* gmon facts from the "gmon.*" metadata of files written before the
+	 * <gmon> element existed */
+	cg_gmon_info legacy_gmon;
+	char legacy_dimension[64], legacy_abbrev[8];
+	int legacy_seen;
 	unsigned part;
 	int nparts;
 	size_t nev;
@@ -254,13 +260,90 @@ static int oom(struct xr *x)
 	return x->rc;
 }
 
+/* 1 if key was one of the old "gmon.*" keys (kept in x->legacy_gmon). */
+static int legacy_gmon_meta(struct xr *x, const char *k, const char *v)
+{
+	cg_gmon_info *g = &x->legacy_gmon;
+	if (strncmp(k, "gmon.", 5) != 0)
+		return 0;
+	k += 5;
+	int flag = strcmp(v, "1") == 0;
+	if (strcmp(k, "histogram") == 0)
+		g->has_histogram = flag;
+	else if (strcmp(k, "arcs") == 0)
+		g->has_arcs = flag;
+	else if (strcmp(k, "bb") == 0)
+		g->has_bb = flag;
+	else if (strcmp(k, "version") == 0)
+		g->version = (int)strtol(v, NULL, 10);
+	else if (strcmp(k, "scale") == 0)
+		g->scale = strtod(v, NULL);
+	else if (strcmp(k, "total_time") == 0)
+		g->total_time = strtod(v, NULL);
+	else if (strcmp(k, "total_samples") == 0)
+		g->total_samples = strtoull(v, NULL, 10);
+	else if (strcmp(k, "dimension") == 0)
+		snprintf(x->legacy_dimension, sizeof x->legacy_dimension, "%s", v);
+	else if (strcmp(k, "dimension_abbrev") == 0)
+		snprintf(x->legacy_abbrev, sizeof x->legacy_abbrev, "%s", v);
+	else
+		return 0;
+	/* as the gprof engine read them: histogram or arcs mark a gmon file */
+	if (strcmp(k, "histogram") == 0 || strcmp(k, "arcs") == 0)
+		x->legacy_seen = 1;
+	return 1;
+}
+
+static int read_gmon(struct xr *x)
+{
+	if (x->seen_gmon)
+		return fail(x, "second <gmon> element");
+	x->seen_gmon = 1;
+	cg_gmon_info g = { 0 };
+	uint64_t version = 0, samples = 0;
+	char *records = get_string(x, "records");
+	char *dim = get_string(x, "dimension"), *abbrev = get_string(x, "dimension-abbrev");
+	int rc = x->rc;
+	if (!rc && (!records || !dim || !abbrev))
+		rc = fail(x, "<gmon> needs records, dimension and dimension-abbrev");
+	for (char *r = records; !rc && r && *r;) {
+		size_t n = strcspn(r, " ");
+		if (n == 9 && strncmp(r, "histogram", n) == 0)
+			g.has_histogram = 1;
+		else if (n == 4 && strncmp(r, "arcs", n) == 0)
+			g.has_arcs = 1;
+		else if (n == 2 && strncmp(r, "bb", n) == 0)
+			g.has_bb = 1;
+		else
+			rc = fail(x, "<gmon>: unknown record kind '%.*s'", (int)(n > 40 ? 40 : n), r);
+		r += n;
+		r += strspn(r, " ");
+	}
+	if (!rc && (need_u64(x, "version", INT32_MAX, &version) ||
+		    get_double(x, "scale", &g.scale) != 1 || get_double(x, "total-time", &g.total_time) != 1 ||
+		    need_u64(x, "total-samples", UINT64_MAX, &samples)))
+		rc = x->rc ? x->rc : fail(x, "<gmon> needs scale and total-time");
+	if (!rc) {
+		g.version = (int)version;
+		g.total_samples = samples;
+		g.dimension = dim;
+		g.dimension_abbrev = abbrev;
+		if (cg_profile_set_gmon_info(x->p, &g))
+			rc = oom(x);
+	}
+	free_string(records);
+	free_string(dim);
+	free_string(abbrev);
+	return rc;
+}
+
 static int read_meta(struct xr *x)
 {
 	char *k = get_string(x, "key"), *v = get_string(x, "value");
 	int rc = x->rc;
 	if (!rc && (!k || !v))
 		rc = fail(x, "<meta> needs key and value");
-	if (!rc && cg_profile_set_meta(x->p, k, v))
+	if (!rc && !legacy_gmon_meta(x, k, v) && cg_profile_set_meta(x->p, k, v))
 		rc = oom(x);
 	free_string(k);
 	free_string(v);
@@ -445,17 +528,21 @@ static int read_arc(struct xr *x)
 {
 	cg_fid caller, callee;
 	uint64_t count, line = 0;
-	cg_cost c[CG_MAX_EVENTS];
+	cg_cost c[CG_MAX_EVENTS], self[CG_MAX_EVENTS];
 	if (need_fn(x, "caller", &caller) || need_fn(x, "callee", &callee) ||
 	    need_u64(x, "count", UINT64_MAX, &count))
 		return x->rc;
 	int r = get_costs(x, "inclusive", c);
-	if (r < 0 || get_u64(x, "line", UINT32_MAX, &line) < 0)
+	if (r < 0)
+		return x->rc;
+	int has_self = get_costs(x, "self", self);
+	if (has_self < 0 || get_u64(x, "line", UINT32_MAX, &line) < 0)
 		return x->rc;
 	if (cg_profile_find_arc(x->p, x->part, caller, callee) >= 0)
 		return fail(x, "arc %u -> %u listed twice", caller, callee);
 	size_t idx;
-	if (cg_profile_add_arc(x->p, x->part, caller, callee, count, r == 1 ? c : NULL, &idx))
+	if (cg_profile_add_arc(x->p, x->part, caller, callee, count, r == 1 ? c : NULL, &idx) ||
+	    (has_self == 1 && cg_profile_add_arc_self(x->p, x->part, idx, self)))
 		return oom(x);
 	cg_profile_arc(x->p, x->part, idx)->line = (uint32_t)line;
 	return 0;
@@ -512,8 +599,10 @@ static int element(struct xr *x, const char *name)
 		x->where = IN_ROOT;
 		return 0;
 	case IN_ROOT:
-		if (strcmp(name, "meta") == 0 && x->stage <= 0)
+		if (strcmp(name, "meta") == 0 && x->stage <= 0 && !x->seen_gmon)
 			return read_meta(x);
+		if (strcmp(name, "gmon") == 0 && x->stage <= 0)
+			return read_gmon(x);
 		if (strcmp(name, "event") == 0 && x->stage <= 1) {
 			x->stage = 1;
 			return read_event(x);
@@ -625,6 +714,12 @@ static int run(struct xr *x)
 	}
 	if (x->where != DONE)
 		return fail(x, x->where == TOP ? "no <callgraph> element" : "truncated document");
+	if (x->legacy_seen && !x->seen_gmon) {
+		x->legacy_gmon.dimension = x->legacy_dimension[0] ? x->legacy_dimension : NULL;
+		x->legacy_gmon.dimension_abbrev = x->legacy_abbrev[0] ? x->legacy_abbrev : NULL;
+		if (cg_profile_set_gmon_info(x->p, &x->legacy_gmon))
+			return oom(x);
+	}
 	return 0;
 }
 

@@ -184,6 +184,28 @@ static void write_function(struct xw *x, const cg_function *fn, size_t id)
 	end(x);
 }
 
+/* The gmon reader's facts: the gprof engine needs them, exactly. */
+static void write_gmon(struct xw *x, const cg_gmon_info *gi)
+{
+	char records[32] = "";
+	size_t n = 0;
+	if (gi->has_histogram)
+		n += (size_t)snprintf(records + n, sizeof records - n, "%shistogram", n ? " " : "");
+	if (gi->has_arcs)
+		n += (size_t)snprintf(records + n, sizeof records - n, "%sarcs", n ? " " : "");
+	if (gi->has_bb)
+		snprintf(records + n, sizeof records - n, "%sbb", n ? " " : "");
+	start(x, "gmon");
+	attr_string(x, "records", records);
+	attr_u64(x, "version", (uint64_t)(gi->version < 0 ? 0 : gi->version));
+	attr_string(x, "dimension", gi->dimension);
+	attr_string(x, "dimension-abbrev", gi->dimension_abbrev);
+	attr_double(x, "scale", gi->scale);
+	attr_double(x, "total-time", gi->total_time);
+	attr_u64(x, "total-samples", gi->total_samples);
+	end(x);
+}
+
 static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 {
 	size_t nf = cg_profile_function_count(p);
@@ -226,6 +248,8 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 		attr_u64(x, "count", a->count);
 		if (a->inclusive)
 			attr_costs(x, "inclusive", a->inclusive);
+		if (a->self)
+			attr_costs(x, "self", a->self);
 		if (a->line)
 			attr_u64(x, "line", a->line);
 		end(x);
@@ -282,6 +306,9 @@ int cg_write_xml(const cg_profile *p, FILE *out, cg_error *err)
 		attr_string(&x, "value", v ? v : "");
 		end(&x);
 	}
+	const cg_gmon_info *gi = cg_profile_gmon_info(p);
+	if (gi)
+		write_gmon(&x, gi);
 	for (size_t e = 0; e < x.nev; e++) {
 		const cg_event *ev = cg_profile_event(p, e);
 		start(&x, "event");
