@@ -525,10 +525,16 @@ int cg_profile_set_inclusive(cg_profile *p, unsigned part, cg_fid f, const cg_co
 	if (!pt)
 		return part < p->nparts && f < p->nfuncs ? CG_ENOMEM : CG_EUSAGE;
 	if (!pt->incl) {
-		pt->incl = calloc(pt->fcap * (p->nev ? p->nev : 1), sizeof *pt->incl);
-		pt->incl_known = calloc(pt->fcap, 1);
-		if (!pt->incl || !pt->incl_known)
+		cg_cost *incl = calloc(pt->fcap * (p->nev ? p->nev : 1), sizeof *incl);
+		unsigned char *known = calloc(pt->fcap, 1);
+		if (!incl || !known) {
+			/* both or neither: readers test pt->incl alone */
+			free(incl);
+			free(known);
 			return CG_ENOMEM;
+		}
+		pt->incl = incl;
+		pt->incl_known = known;
 	}
 	memcpy(pt->incl + (size_t)f * p->nev, costs, p->nev * sizeof *costs);
 	pt->incl_known[f] = 1;

@@ -675,10 +675,9 @@ int cg_read_callgrind_stream(cg_profile **out, FILE *in, const char *name, cg_er
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	if (start_part(&c)) {
-		cg_profile_free(c.p);
-		return c.rc;
-	}
+	/* a failure sets c.rc: nothing below runs but the cleanup, which
+	 * also frees what start_part allocated before it failed */
+	start_part(&c);
 	while (!c.rc && (len = getline(&buf, &cap, in)) >= 0) {
 		c.line++;
 		process_line(&c, buf, (size_t)len);
