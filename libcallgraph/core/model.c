@@ -136,7 +136,7 @@ int cg_profile_new(cg_profile **out)
 		return CG_ENOMEM;
 	unsigned part;
 	if (cg_profile_add_part(p, "", &part) != 0) {
-		free(p);
+		cg_profile_free(p);   /* the part array or string table may exist */
 		return CG_ENOMEM;
 	}
 	*out = p;
