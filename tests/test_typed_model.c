@@ -298,6 +298,54 @@ static void test_fprof_own_survives_merge(void)
 	cg_profile_free(r);
 }
 
+/* A part's own pairs follow the part: by name through a merge into a
+ * profile whose part numbers differ, and through XML. */
+static void test_part_meta(void)
+{
+	cg_profile *p = two_event_profile(), *r = NULL, *x = NULL;
+	cg_error err = { 0 };
+	unsigned p1, r1;
+	cg_profile_set_part_name(p, 0, "<0.80.0>");
+	cg_profile_add_part(p, "<0.81.0>", &p1);
+	check_int(cg_profile_set_part_meta(p, p1, "spawned_by", "<0.80.0>"), ==, 0);
+	check_int(cg_profile_set_part_meta(p, p1, "initial_calls", "[x]"), ==, 0);
+	check_int(cg_profile_set_part_meta(p, p1, "initial_calls", "[{m,f,0}]"), ==, 0);
+	check_int(cg_profile_set_part_meta(p, 9, "k", "v"), ==, CG_EUSAGE);
+	check_int(cg_profile_part_meta_count(p, p1), ==, 2);
+	check_str(cg_profile_part_meta(p, p1, "initial_calls"), "[{m,f,0}]");
+	check(cg_profile_part_meta(p, 0, "spawned_by") == NULL);
+	check(cg_profile_meta(p, "spawned_by") == NULL);
+
+	check_int(cg_profile_new(&r), ==, 0);
+	cg_profile_add_part(r, "<0.81.0>", &r1);   /* r's part 1 is p's part 1 */
+	cg_profile_set_part_name(r, 0, "<0.99.0>");
+	check_int(cg_profile_merge_into(r, p, &err), ==, 0);
+	check_str(cg_profile_part_meta(r, r1, "spawned_by"), "<0.80.0>");
+	check(cg_profile_part_meta(r, 0, "spawned_by") == NULL);
+	x = xml_round_trip(p);
+	check(x && cg_profile_part_meta_count(x, p1) == 2);
+	if (x)
+		check_str(cg_profile_part_meta(x, p1, "spawned_by"), "<0.80.0>");
+	cg_profile_free(p);
+	cg_profile_free(r);
+	cg_profile_free(x);
+
+	/* files from before part metadata kept it as "fprof.part.N.*" */
+	static const char doc[] =
+		"<callgraph version=\"1\" xmlns=\"urn:x-callgraph:profile:1\">\n"
+		" <meta key=\"fprof.part.1.spawned_by\" value=\"&lt;0.80.0&gt;\"/>\n"
+		" <meta key=\"fprof.part.7.spawned_by\" value=\"no such part\"/>\n"
+		" <part name=\"a\"/>\n"
+		" <part name=\"b\"/>\n"
+		"</callgraph>\n";
+	check_int(cg_read_xml_buffer(&x, doc, sizeof doc - 1, "old.xml", &err), ==, 0);
+	if (x) {
+		check_str(cg_profile_part_meta(x, 1, "spawned_by"), "<0.80.0>");
+		check_int(cg_profile_meta_count(x), ==, 0);
+	}
+	cg_profile_free(x);
+}
+
 int main(void)
 {
 	TEST(test_meta_hashed(), "metadata: 20k keys, overwrite, absent keys, order kept");
@@ -306,5 +354,6 @@ int main(void)
 	TEST(test_gmon_info_from_old_xml(), "gmon facts: read from the gmon.* metadata of old XML files");
 	TEST(test_arc_self(), "arc self cost: accumulates, summed by merges, kept by XML");
 	TEST(test_fprof_own_survives_merge(), "fprof OWN per caller row survives a profile merge");
+	TEST(test_part_meta(), "part metadata: follows its part through merges and XML");
 	return tap_done();
 }

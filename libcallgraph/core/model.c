@@ -76,8 +76,14 @@ static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
 
 /* ---- the profile ------------------------------------------------------------ */
 
+struct meta {
+	const char *key, *value;
+};
+
 struct part {
 	const char *name;
+	struct meta *meta;      /* the part's own key/value pairs */
+	size_t nmeta, metacap;
 	size_t fcap;            /* functions the per-function arrays cover */
 	cg_cost *self;          /* fcap * nev */
 	double *exact;          /* fcap, NULL until first set */
@@ -91,10 +97,6 @@ struct part {
 	cg_nid *last_child;
 	size_t nnodes, nodecap, lastcap;
 	struct cg_hashmap node_index;  /* parent<<32|func -> node */
-};
-
-struct meta {
-	const char *key, *value;
 };
 
 struct cg_profile {
@@ -145,6 +147,7 @@ int cg_profile_new(cg_profile **out)
 
 static void part_release(struct part *pt)
 {
+	free(pt->meta);
 	free(pt->self);
 	free(pt->exact);
 	free(pt->incl);
@@ -418,6 +421,51 @@ int cg_profile_set_part_name(cg_profile *p, unsigned part, const char *name)
 		return CG_ENOMEM;
 	p->parts[part].name = n;
 	return 0;
+}
+
+int cg_profile_set_part_meta(cg_profile *p, unsigned part, const char *key, const char *value)
+{
+	if (part >= p->nparts || !key)
+		return CG_EUSAGE;
+	struct part *pt = &p->parts[part];
+	const char *k = cg_profile_intern(p, key);
+	const char *v = cg_profile_intern(p, value ? value : "");
+	if (!k || !v)
+		return CG_ENOMEM;
+	for (size_t i = 0; i < pt->nmeta; i++)
+		if (pt->meta[i].key == k) {
+			pt->meta[i].value = v;
+			return 0;
+		}
+	if (grow((void **)&pt->meta, &pt->metacap, pt->nmeta + 1, sizeof *pt->meta))
+		return CG_ENOMEM;
+	pt->meta[pt->nmeta].key = k;
+	pt->meta[pt->nmeta].value = v;
+	pt->nmeta++;
+	return 0;
+}
+
+const char *cg_profile_part_meta(const cg_profile *p, unsigned part, const char *key)
+{
+	if (part >= p->nparts)
+		return NULL;
+	const struct part *pt = &p->parts[part];
+	for (size_t i = 0; i < pt->nmeta; i++)
+		if (strcmp(pt->meta[i].key, key) == 0)
+			return pt->meta[i].value;
+	return NULL;
+}
+
+size_t cg_profile_part_meta_count(const cg_profile *p, unsigned part)
+{
+	return part < p->nparts ? p->parts[part].nmeta : 0;
+}
+
+void cg_profile_part_meta_at(const cg_profile *p, unsigned part, size_t i, const char **key,
+			     const char **value)
+{
+	*key = p->parts[part].meta[i].key;
+	*value = p->parts[part].meta[i].value;
 }
 
 /* Makes the per-function arrays of a part cover every function. */
@@ -948,6 +996,12 @@ int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *er
 			goto oom;
 	if (src->nparts == 1 && cg_profile_set_part_name(dst, 0, src->parts[0].name))
 		goto oom;
+	/* one part's own pairs still describe the merged part; several
+	 * parts' do not */
+	for (size_t i = 0; src->nparts == 1 && i < src->parts[0].nmeta; i++)
+		if (cg_profile_set_part_meta(dst, 0, src->parts[0].meta[i].key,
+					     src->parts[0].meta[i].value))
+			goto oom;
 	/* Parts without exact values contribute their integer self cost. */
 	int any_exact = 0;
 	for (unsigned part = 0; part < src->nparts; part++)

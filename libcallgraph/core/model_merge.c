@@ -148,6 +148,14 @@ static int merge_part(struct merge *m, unsigned sp)
 		return rc;
 	size_t nf = cg_profile_function_count(m->src);
 	cg_cost c[CG_MAX_EVENTS], sum[CG_MAX_EVENTS];
+	/* like the profile's metadata: the first profile's values win */
+	for (size_t i = 0; i < cg_profile_part_meta_count(m->src, sp); i++) {
+		const char *k, *v;
+		cg_profile_part_meta_at(m->src, sp, i, &k, &v);
+		if (!cg_profile_part_meta(m->dst, dp, k) &&
+		    (rc = cg_profile_set_part_meta(m->dst, dp, k, v)))
+			return rc;
+	}
 	if ((rc = merge_exact(m, sp, dp)))
 		return rc;
 	/* merge_exact already set the exact values; keep them across the

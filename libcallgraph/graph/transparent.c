@@ -407,6 +407,12 @@ static int copy_skeleton(cg_profile *q, const cg_profile *p)
 		if (part == 0 ? cg_profile_set_part_name(q, 0, name ? name : "")
 			      : cg_profile_add_part(q, name ? name : "", &idx))
 			return CG_ENOMEM;
+		for (size_t i = 0; i < cg_profile_part_meta_count(p, part); i++) {
+			const char *k, *v;
+			cg_profile_part_meta_at(p, part, i, &k, &v);
+			if (cg_profile_set_part_meta(q, part, k, v))
+				return CG_ENOMEM;
+		}
 	}
 	return 0;
 }

@@ -37,23 +37,16 @@ static int model_fid(fp_state *st, cg_profile *p, uint32_t fid, cg_fid *out)
 	return 0;
 }
 
-static int set_meta_part(cg_profile *p, unsigned part, const char *what, const char *value)
-{
-	char key[96];
-	snprintf(key, sizeof key, "fprof.part.%u.%s", part, what);
-	return cg_profile_set_meta(p, key, value);
-}
-
 /* Process record metadata: Erlang term text, printed flat. */
 static int store_record(fp_state *st, cg_profile *p, unsigned part, const fp_proc *pr)
 {
 	if (!pr->has_record)
 		return 0;
 	fprof_buf b = { 0 };
-	int rc = set_meta_part(p, part, "spawned_by", st->procs[pr->parent].pid);
+	int rc = cg_profile_set_part_meta(p, part, "spawned_by", st->procs[pr->parent].pid);
 	if (!rc && pr->spawned_as) {
 		cg_fprof_term_write(&b, pr->spawned_as);
-		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "spawned_as", cg_fprof_buf_cstr(&b));
+		rc = b.oom ? CG_ENOMEM : cg_profile_set_part_meta(p, part, "spawned_as", cg_fprof_buf_cstr(&b));
 	}
 	if (!rc && pr->init_n > 0) {
 		b.len = 0;
@@ -73,7 +66,7 @@ static int store_record(fp_state *st, cg_profile *p, unsigned part, const fp_pro
 			cg_fprof_buf_addf(&b, ",%u}", f->arity);
 		}
 		cg_fprof_buf_addc(&b, ']');
-		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "initial_calls", cg_fprof_buf_cstr(&b));
+		rc = b.oom ? CG_ENOMEM : cg_profile_set_part_meta(p, part, "initial_calls", cg_fprof_buf_cstr(&b));
 	}
 	cg_fprof_buf_release(&b);
 	return rc;

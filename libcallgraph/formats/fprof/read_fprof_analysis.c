@@ -97,14 +97,13 @@ static int row_of(const fprof_term *t, const fprof_term **name, uint64_t *cnt, i
 
 static int set_part_meta(struct ar *a, const char *what, const fprof_term *t)
 {
-	char key[96];
 	fprof_buf b = { 0 };
-	snprintf(key, sizeof key, "fprof.part.%d.%s", a->part, what);
 	if (t->kind == FT_STRING)
 		cg_fprof_buf_add(&b, t->u.s, t->n);   /* spawned_by: the pid text itself */
 	else
 		cg_fprof_term_write(&b, t);
-	int rc = b.oom ? CG_ENOMEM : cg_profile_set_meta(a->p, key, cg_fprof_buf_cstr(&b));
+	int rc = b.oom ? CG_ENOMEM : cg_profile_set_part_meta(a->p, (unsigned)a->part, what,
+									cg_fprof_buf_cstr(&b));
 	cg_fprof_buf_release(&b);
 	return rc;
 }

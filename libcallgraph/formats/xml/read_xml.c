@@ -31,6 +31,13 @@ struct xr {
 	cg_gmon_info legacy_gmon;
 	char legacy_dimension[64], legacy_abbrev[8];
 	int legacy_seen;
+	int part_data;         /* the current part has had a non-<meta> child */
+	/* "fprof.part.N.*" metadata of old files: the parts come later */
+	struct legacy_part_meta {
+		unsigned part;
+		char *key, *value;
+	} *legacy_part;
+	size_t nlegacy_part, legacy_part_cap;
 	unsigned part;
 	int nparts;
 	size_t nev;
@@ -294,6 +301,37 @@ static int legacy_gmon_meta(struct xr *x, const char *k, const char *v)
 	return 1;
 }
 
+/* 1 if key was an old "fprof.part.N.what" key (kept for the end). */
+static int legacy_part_meta(struct xr *x, const char *k, const char *v)
+{
+	if (strncmp(k, "fprof.part.", 11) != 0 || k[11] < '0' || k[11] > '9')
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long part = strtoul(k + 11, &end, 10);
+	if (errno || *end != '.' || !end[1] || part >= UINT32_MAX || strcmp(end + 1, "rows") == 0)
+		return 0;   /* old per-row OWN: the fprof writer uses the tree instead */
+	if (x->nlegacy_part == x->legacy_part_cap) {
+		size_t cap = x->legacy_part_cap ? x->legacy_part_cap * 2 : 16;
+		struct legacy_part_meta *n = realloc(x->legacy_part, cap * sizeof *n);
+		if (!n)
+			return -1;
+		x->legacy_part = n;
+		x->legacy_part_cap = cap;
+	}
+	struct legacy_part_meta *m = &x->legacy_part[x->nlegacy_part];
+	m->part = (unsigned)part;
+	m->key = strdup(end + 1);
+	m->value = strdup(v);
+	if (!m->key || !m->value) {
+		free(m->key);
+		free(m->value);
+		return -1;
+	}
+	x->nlegacy_part++;
+	return 1;
+}
+
 static int read_gmon(struct xr *x)
 {
 	if (x->seen_gmon)
@@ -343,8 +381,14 @@ static int read_meta(struct xr *x)
 	int rc = x->rc;
 	if (!rc && (!k || !v))
 		rc = fail(x, "<meta> needs key and value");
-	if (!rc && !legacy_gmon_meta(x, k, v) && cg_profile_set_meta(x->p, k, v))
-		rc = oom(x);
+	if (!rc && x->where == IN_PART) {
+		if (cg_profile_set_part_meta(x->p, x->part, k, v))
+			rc = oom(x);
+	} else if (!rc && !legacy_gmon_meta(x, k, v)) {
+		int legacy = legacy_part_meta(x, k, v);
+		if (legacy < 0 || (!legacy && cg_profile_set_meta(x->p, k, v)))
+			rc = oom(x);
+	}
 	free_string(k);
 	free_string(v);
 	return rc;
@@ -468,6 +512,7 @@ static int start_part(struct xr *x)
 	if (rc)
 		return rc;
 	x->nparts++;
+	x->part_data = 0;
 	xmlChar *ex = xmlTextReaderGetAttribute(x->r, BAD_CAST "exact");
 	if (ex) {
 		int yes = strcmp((char *)ex, "yes") == 0;
@@ -618,6 +663,9 @@ static int element(struct xr *x, const char *name)
 		}
 		return fail(x, "unexpected <%s> in <callgraph>", name);
 	case IN_PART:
+		if (strcmp(name, "meta") == 0 && !x->part_data)
+			return read_meta(x);
+		x->part_data = 1;
 		if (strcmp(name, "self") == 0)
 			return read_self(x);
 		if (strcmp(name, "total") == 0)
@@ -714,6 +762,13 @@ static int run(struct xr *x)
 	}
 	if (x->where != DONE)
 		return fail(x, x->where == TOP ? "no <callgraph> element" : "truncated document");
+	for (size_t i = 0; i < x->nlegacy_part; i++) {
+		const struct legacy_part_meta *m = &x->legacy_part[i];
+		if (m->part < cg_profile_part_count(x->p) &&
+		    !cg_profile_part_meta(x->p, m->part, m->key) &&
+		    cg_profile_set_part_meta(x->p, m->part, m->key, m->value))
+			return oom(x);
+	}
 	if (x->legacy_seen && !x->seen_gmon) {
 		x->legacy_gmon.dimension = x->legacy_dimension[0] ? x->legacy_dimension : NULL;
 		x->legacy_gmon.dimension_abbrev = x->legacy_abbrev[0] ? x->legacy_abbrev : NULL;
@@ -745,6 +800,11 @@ static int read_with(cg_profile **out, xmlTextReaderPtr r, const char *name, cg_
 	xmlSetGenericErrorFunc(&x, on_generic_error);
 	int rc = run(&x);
 	xmlFreeTextReader(r);
+	for (size_t i = 0; i < x.nlegacy_part; i++) {
+		free(x.legacy_part[i].key);
+		free(x.legacy_part[i].value);
+	}
+	free(x.legacy_part);
 	xmlSetGenericErrorFunc(old_ctx, old_func);
 	if (rc) {
 		cg_profile_free(x.p);

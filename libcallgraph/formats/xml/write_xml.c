@@ -215,6 +215,14 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 	attr_string(x, "name", name ? name : "");
 	if (exact)
 		check(x, xmlTextWriterWriteAttribute(x->w, BAD_CAST "exact", BAD_CAST "yes"));
+	for (size_t i = 0; i < cg_profile_part_meta_count(p, part); i++) {
+		const char *k, *v;
+		cg_profile_part_meta_at(p, part, i, &k, &v);
+		start(x, "meta");
+		attr_string(x, "key", k);
+		attr_string(x, "value", v);
+		end(x);
+	}
 	for (size_t f = 0; f < nf && x->nev; f++) {
 		const cg_cost *s = cg_profile_self(p, part, (cg_fid)f);
 		double ex = exact ? cg_profile_self_exact(p, part, (cg_fid)f) : 0;

@@ -35,8 +35,8 @@
  *    their difference is fprof's total ACC), "fprof.messages",
  *    "fprof.unknown_messages", "fprof.incomplete" (why, when a partial
  *    trace was accepted), and per process record (processes spawned during
- *    the trace) "fprof.part.N.spawned_by", "fprof.part.N.spawned_as",
- *    "fprof.part.N.initial_calls" as Erlang term text.
+ *    the trace) the part's own metadata (cg_profile_part_meta)
+ *    "spawned_by", "spawned_as", "initial_calls" as Erlang term text.
  *
  * Output
  *  - cg_write_fprof_analysis() prints what fprof:analyse/1 prints for the

@@ -194,6 +194,19 @@ CG_EXTERN int cg_profile_add_part(cg_profile *profile, const char *name, unsigne
 CG_EXTERN const char *cg_profile_part_name(const cg_profile *profile, unsigned part);
 CG_EXTERN int cg_profile_set_part_name(cg_profile *profile, unsigned part, const char *name);
 
+/* Key/value pairs of one part, e.g. the Erlang process record of an fprof
+ * part ("spawned_by", "spawned_as", "initial_calls").  They belong to the
+ * part, so they follow it through cg_profile_merge_into (parts matched by
+ * name) and the XML image.  A part has few of them: lookups scan. */
+CG_EXTERN int cg_profile_set_part_meta(cg_profile *profile, unsigned part, const char *key,
+				       const char *value);
+/* NULL when absent or part does not exist. */
+CG_EXTERN const char *cg_profile_part_meta(const cg_profile *profile, unsigned part,
+					   const char *key);
+CG_EXTERN size_t cg_profile_part_meta_count(const cg_profile *profile, unsigned part);
+CG_EXTERN void cg_profile_part_meta_at(const cg_profile *profile, unsigned part, size_t i,
+				       const char **key, const char **value);
+
 /* ---- self cost and per-function totals ----------------------------------- */
 
 /* Adds `costs` (an event vector) to the self cost of f in part. */
