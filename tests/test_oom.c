@@ -161,9 +161,9 @@ static int model_job(void)
 	int rc = cg_profile_new(&p);
 	if (rc)
 		return rc;
-	cg_fid f[40];
+	cg_fid f[40] = { 0 };
 	cg_cost c[2] = { 5, 1 };
-	unsigned part;
+	unsigned part = 0;   /* read below even when adding it failed */
 	const cg_gmon_info gi = { .has_histogram = 1, .dimension = "seconds" };
 	if (cg_profile_add_event(p, "us", NULL, 1e-6) < 0 || cg_profile_add_event(p, "n", NULL, 0) < 0) {
 		rc = CG_ENOMEM;
