@@ -346,6 +346,35 @@ static void test_part_meta(void)
 	cg_profile_free(x);
 }
 
+/* Old XML images of fprof profiles kept OWN per row in metadata: read
+ * back into the arcs' self costs when they match the arcs, else dropped. */
+static void test_old_fprof_rows(void)
+{
+	static const char head[] =
+		"<callgraph version=\"1\" xmlns=\"urn:x-callgraph:profile:1\">\n"
+		" <meta key=\"fprof.part.0.rows\" value=\"m:a/0&#9;m:b/0&#9;2&#9;20&#9;%s&#10;\"/>\n"
+		" <event name=\"us\" unit-seconds=\"1e-06\"/>\n"
+		" <function id=\"0\" name=\"m:a/0\"/>\n"
+		" <function id=\"1\" name=\"m:b/0\"/>\n"
+		" <part name=\"&lt;0.80.0&gt;\">\n"
+		"  <arc caller=\"0\" callee=\"1\" count=\"%s\" inclusive=\"20\"/>\n"
+		" </part>\n"
+		"</callgraph>\n";
+	char doc[1024];
+	cg_profile *p = NULL;
+	cg_error err = { 0 };
+	snprintf(doc, sizeof doc, head, "7", "2");
+	check_int(cg_read_xml_buffer(&p, doc, strlen(doc), "old.xml", &err), ==, 0);
+	check(p && cg_profile_arc(p, 0, 0)->self && cg_profile_arc(p, 0, 0)->self[0] == 7);
+	check(p && cg_profile_meta_count(p) == 0);
+	cg_profile_free(p);
+	p = NULL;
+	snprintf(doc, sizeof doc, head, "7", "3");   /* rows no longer match the arcs */
+	check_int(cg_read_xml_buffer(&p, doc, strlen(doc), "old.xml", &err), ==, 0);
+	check(p && cg_profile_arc(p, 0, 0)->self == NULL);
+	cg_profile_free(p);
+}
+
 int main(void)
 {
 	TEST(test_meta_hashed(), "metadata: 20k keys, overwrite, absent keys, order kept");
@@ -355,5 +384,6 @@ int main(void)
 	TEST(test_arc_self(), "arc self cost: accumulates, summed by merges, kept by XML");
 	TEST(test_fprof_own_survives_merge(), "fprof OWN per caller row survives a profile merge");
 	TEST(test_part_meta(), "part metadata: follows its part through merges and XML");
+	TEST(test_old_fprof_rows(), "old XML: fprof.part.N.rows become arc self costs when they match");
 	return tap_done();
 }

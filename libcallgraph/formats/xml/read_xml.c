@@ -13,6 +13,7 @@
 #include <libxml/xmlreader.h>
 
 #include "callgraph.h"
+#include "hashmap.h"
 #include "xml_common.h"
 
 enum where { TOP, IN_ROOT, IN_PART, IN_TREE, DONE };
@@ -309,8 +310,8 @@ static int legacy_part_meta(struct xr *x, const char *k, const char *v)
 	char *end;
 	errno = 0;
 	unsigned long part = strtoul(k + 11, &end, 10);
-	if (errno || *end != '.' || !end[1] || part >= UINT32_MAX || strcmp(end + 1, "rows") == 0)
-		return 0;   /* old per-row OWN: the fprof writer uses the tree instead */
+	if (errno || *end != '.' || !end[1] || part >= UINT32_MAX)
+		return 0;
 	if (x->nlegacy_part == x->legacy_part_cap) {
 		size_t cap = x->legacy_part_cap ? x->legacy_part_cap * 2 : 16;
 		struct legacy_part_meta *n = realloc(x->legacy_part, cap * sizeof *n);
@@ -330,6 +331,67 @@ static int legacy_part_meta(struct xr *x, const char *k, const char *v)
 	}
 	x->nlegacy_part++;
 	return 1;
+}
+
+static cg_fid fid_by_name(const cg_profile *p, const struct cg_hashmap *names, const char *s,
+			  size_t n)
+{
+	size_t cursor = 0;
+	uint32_t f;
+	while (cg_hashmap_next(names, cg_hash_bytes(CG_HASH_INIT, s, n), &cursor, &f)) {
+		const char *nm = cg_profile_function(p, f)->name;
+		if (strncmp(nm, s, n) == 0 && nm[n] == '\0')
+			return f;
+	}
+	return CG_NO_FUNC;
+}
+
+/* An old file's "fprof.part.N.rows" (one "caller TAB function TAB CNT TAB
+ * ACC TAB OWN" line per fprof row) becomes the arcs' self costs when it
+ * describes the part's arcs exactly, as the fprof writer then trusted it;
+ * otherwise OWN per caller comes from the tree. */
+static int legacy_rows(struct xr *x, unsigned part, const char *m, const struct cg_hashmap *names)
+{
+	size_t narcs = cg_profile_arc_count(x->p, part), n = 0;
+	int ev = cg_profile_find_event(x->p, "us");
+	if (ev < 0)
+		ev = 0;
+	if (narcs == 0 || x->nev == 0)
+		return 0;
+	int64_t *own = calloc(narcs, sizeof *own);
+	unsigned char *seen = calloc(narcs, 1);
+	int ok = own && seen, rc = ok ? 0 : CG_ENOMEM;
+	while (ok && *m) {
+		const char *t1 = strchr(m, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		if (!t2) {
+			ok = 0;
+			break;
+		}
+		char *e;
+		unsigned long long cnt = strtoull(t2 + 1, &e, 10);
+		long long acc = strtoll(e, &e, 10), o = strtoll(e, &e, 10);
+		cg_fid c = fid_by_name(x->p, names, m, (size_t)(t1 - m));
+		cg_fid f = fid_by_name(x->p, names, t1 + 1, (size_t)(t2 - t1 - 1));
+		long r = c == CG_NO_FUNC || f == CG_NO_FUNC ? -1 : cg_profile_find_arc(x->p, part, c, f);
+		const cg_arc *a = r >= 0 ? cg_profile_arc(x->p, part, (size_t)r) : NULL;
+		if (*e != '\n' || !a || seen[r] || a->count != cnt ||
+		    (a->inclusive ? a->inclusive[ev] : 0) != acc) {
+			ok = 0;
+			break;
+		}
+		seen[r] = 1;
+		own[r] = o;
+		n++;
+		m = e + 1;
+	}
+	for (size_t r = 0; ok && n == narcs && r < narcs && !rc; r++) {
+		cg_cost v[CG_MAX_EVENTS] = { 0 };
+		v[ev] = own[r];
+		rc = cg_profile_add_arc_self(x->p, part, r, v);
+	}
+	free(own);
+	free(seen);
+	return rc;
 }
 
 static int read_gmon(struct xr *x)
@@ -762,8 +824,26 @@ static int run(struct xr *x)
 	}
 	if (x->where != DONE)
 		return fail(x, x->where == TOP ? "no <callgraph> element" : "truncated document");
+	struct cg_hashmap names = { 0 };
 	for (size_t i = 0; i < x->nlegacy_part; i++) {
 		const struct legacy_part_meta *m = &x->legacy_part[i];
+		if (strcmp(m->key, "rows") != 0 || m->part >= cg_profile_part_count(x->p))
+			continue;
+		int rc = 0;
+		for (cg_fid f = (cg_fid)names.count; !rc && f < cg_profile_function_count(x->p); f++) {
+			const char *nm = cg_profile_function(x->p, f)->name;
+			rc = cg_hashmap_add(&names, cg_hash_bytes(CG_HASH_INIT, nm, strlen(nm)), f);
+		}
+		if (rc || (rc = legacy_rows(x, m->part, m->value, &names))) {
+			cg_hashmap_release(&names);
+			return oom(x);
+		}
+	}
+	cg_hashmap_release(&names);
+	for (size_t i = 0; i < x->nlegacy_part; i++) {
+		const struct legacy_part_meta *m = &x->legacy_part[i];
+		if (strcmp(m->key, "rows") == 0)
+			continue;
 		if (m->part < cg_profile_part_count(x->p) &&
 		    !cg_profile_part_meta(x->p, m->part, m->key) &&
 		    cg_profile_set_part_meta(x->p, m->part, m->key, m->value))
