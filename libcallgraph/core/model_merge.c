@@ -238,6 +238,8 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 	 * by their reader, not here) */
 	if (!rc && !cg_profile_gmon_info(dst) && cg_profile_gmon_info(src))
 		rc = cg_profile_set_gmon_info(dst, cg_profile_gmon_info(src));
+	if (!rc)
+		rc = cg_profile_add_run_info(dst, cg_profile_run_info(src));
 	free(m.fmap);
 	cg_hashmap_release(&m.parts);
 	if (rc)
