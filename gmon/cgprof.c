@@ -337,9 +337,8 @@ static int fail_err(run *r, const cg_error *err)
  * default), then gprof's checks that the data is there. */
 static int choose_parts(run *r, unsigned *parts)
 {
-	const char *h = cg_profile_meta(r->p, "gmon.histogram");
-	const char *c = cg_profile_meta(r->p, "gmon.arcs");
-	int has_hist = h && strcmp(h, "1") == 0, has_arcs = c && strcmp(c, "1") == 0;
+	const cg_gmon_info *gi = cg_profile_gmon_info(r->p);
+	int has_hist = gi && gi->has_histogram, has_arcs = gi && gi->has_arcs;
 	args *a = &r->a;
 
 	if (a->style == 0) {

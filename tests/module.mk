@@ -31,3 +31,8 @@ fuzz:
 	  $(B)/fuzz/$$name -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
 	    $(B)/fuzz/corpus-$$name $$( [ -d $$corpus ] && echo $$corpus ) ; \
 	done
+
+# test_oom fails the library's allocations on purpose: its calls to the
+# allocator go through the test's wrappers.
+$(B)/tests/test_oom: private LDFLAGS_ALL += -Wl,--wrap=malloc -Wl,--wrap=calloc \
+	-Wl,--wrap=realloc -Wl,--wrap=free

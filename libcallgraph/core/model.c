@@ -77,8 +77,14 @@ static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
 
 /* ---- the profile ------------------------------------------------------------ */
 
+struct meta {
+	const char *key, *value;
+};
+
 struct part {
 	const char *name;
+	struct meta *meta;      /* the part's own key/value pairs */
+	size_t nmeta, metacap;
 	size_t fcap;            /* functions the per-function arrays cover */
 	cg_cost *self;          /* fcap * nev */
 	double *exact;          /* fcap, NULL until first set */
@@ -94,15 +100,12 @@ struct part {
 	struct cg_hashmap node_index;  /* parent<<32|func -> node */
 };
 
-struct meta {
-	const char *key, *value;
-};
-
 struct cg_profile {
 	struct arena_chunk *arena;
-	/* string table: open addressing over interned pointers */
+	/* string table: the interned strings, found by their cg_hash_bytes */
 	const char **strings;
 	size_t nstrings, strcap;
+	struct cg_hashmap string_index;
 
 	cg_event events[CG_MAX_EVENTS];
 	size_t nev;
@@ -110,14 +113,16 @@ struct cg_profile {
 
 	cg_function *funcs;
 	size_t nfuncs, funccap;
-	uint32_t *fn_slots;     /* identity hash: fid+1, 0 empty */
-	size_t fn_slotcap;
+	struct cg_hashmap fn_index;    /* identity hash -> fid */
 
 	struct part *parts;
 	size_t nparts, partcap;
 
 	struct meta *meta;
 	size_t nmeta, metacap;
+	struct cg_hashmap meta_index;  /* interned key pointer -> meta */
+
+	cg_gmon_info *gmon;     /* in the arena; NULL unless from gmon.out */
 
 	cg_run_info *run;       /* the collector's report on its run, or NULL */
 };
@@ -136,7 +141,7 @@ int cg_profile_new(cg_profile **out)
 		return CG_ENOMEM;
 	unsigned part;
 	if (cg_profile_add_part(p, "", &part) != 0) {
-		free(p);
+		cg_profile_free(p);   /* the part array or string table may exist */
 		return CG_ENOMEM;
 	}
 	*out = p;
@@ -145,6 +150,7 @@ int cg_profile_new(cg_profile **out)
 
 static void part_release(struct part *pt)
 {
+	free(pt->meta);
 	free(pt->self);
 	free(pt->exact);
 	free(pt->incl);
@@ -165,9 +171,11 @@ void cg_profile_free(cg_profile *p)
 		part_release(&p->parts[i]);
 	free(p->parts);
 	free(p->strings);
+	cg_hashmap_release(&p->string_index);
 	free(p->funcs);
-	free(p->fn_slots);
+	cg_hashmap_release(&p->fn_index);
 	free(p->meta);
+	cg_hashmap_release(&p->meta_index);
 	free(p->run);
 	arena_free(p->arena);
 	free(p);
@@ -211,56 +219,36 @@ int cg_profile_add_run_info(cg_profile *p, const cg_run_info *info)
 
 /* ---- strings -------------------------------------------------------------- */
 
-static uint64_t hash_bytes(const char *s, size_t n)
+/* The interned copy of s[0..len), or NULL when there is none. */
+static const char *strtab_find(const cg_profile *p, const char *s, size_t len, uint64_t h)
 {
-	uint64_t h = 1469598103934665603ull;  /* FNV-1a */
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
+	size_t cursor = 0;
+	uint32_t i;
+	while (cg_hashmap_next(&p->string_index, h, &cursor, &i)) {
+		const char *t = p->strings[i];
+		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+			return t;
 	}
-	return h;
-}
-
-static int strtab_rehash(cg_profile *p, size_t cap)
-{
-	const char **n = calloc(cap, sizeof *n);
-	if (!n)
-		return CG_ENOMEM;
-	for (size_t i = 0; i < p->strcap; i++) {
-		const char *s = p->strings[i];
-		if (!s)
-			continue;
-		size_t j = hash_bytes(s, strlen(s)) & (cap - 1);
-		while (n[j])
-			j = (j + 1) & (cap - 1);
-		n[j] = s;
-	}
-	free(p->strings);
-	p->strings = n;
-	p->strcap = cap;
-	return 0;
+	return NULL;
 }
 
 const char *cg_profile_intern_len(cg_profile *p, const char *s, size_t len)
 {
 	if (!s)
 		return NULL;
-	if ((p->nstrings + 1) * 2 > p->strcap &&
-	    strtab_rehash(p, p->strcap ? p->strcap * 2 : 256) != 0)
+	uint64_t h = cg_hash_bytes(CG_HASH_INIT, s, len);
+	const char *t = strtab_find(p, s, len, h);
+	if (t)
+		return t;
+	if (p->nstrings >= UINT32_MAX - 1 ||
+	    grow((void **)&p->strings, &p->strcap, p->nstrings + 1, sizeof *p->strings))
 		return NULL;
-	size_t j = hash_bytes(s, len) & (p->strcap - 1);
-	for (; p->strings[j]; j = (j + 1) & (p->strcap - 1)) {
-		const char *t = p->strings[j];
-		if (strncmp(t, s, len) == 0 && t[len] == '\0')
-			return t;
-	}
 	char *copy = arena_alloc(&p->arena, len + 1);
-	if (!copy)
+	if (!copy || cg_hashmap_add(&p->string_index, h, (uint32_t)p->nstrings))
 		return NULL;
 	memcpy(copy, s, len);
 	copy[len] = '\0';
-	p->strings[j] = copy;
-	p->nstrings++;
+	p->strings[p->nstrings++] = copy;
 	return copy;
 }
 
@@ -277,12 +265,14 @@ int cg_profile_set_meta(cg_profile *p, const char *key, const char *value)
 	const char *v = cg_profile_intern(p, value ? value : "");
 	if (!k || !v)
 		return CG_ENOMEM;
-	for (size_t i = 0; i < p->nmeta; i++)
-		if (p->meta[i].key == k) {
-			p->meta[i].value = v;
-			return 0;
-		}
-	if (grow((void **)&p->meta, &p->metacap, p->nmeta + 1, sizeof *p->meta))
+	uint32_t i;
+	if (cg_hashmap_get(&p->meta_index, (uint64_t)(uintptr_t)k, &i)) {
+		p->meta[i].value = v;
+		return 0;
+	}
+	if (p->nmeta >= UINT32_MAX - 1 ||
+	    grow((void **)&p->meta, &p->metacap, p->nmeta + 1, sizeof *p->meta) ||
+	    cg_hashmap_put(&p->meta_index, (uint64_t)(uintptr_t)k, (uint32_t)p->nmeta))
 		return CG_ENOMEM;
 	p->meta[p->nmeta].key = k;
 	p->meta[p->nmeta].value = v;
@@ -292,9 +282,12 @@ int cg_profile_set_meta(cg_profile *p, const char *key, const char *value)
 
 const char *cg_profile_meta(const cg_profile *p, const char *key)
 {
-	for (size_t i = 0; i < p->nmeta; i++)
-		if (strcmp(p->meta[i].key, key) == 0)
-			return p->meta[i].value;
+	/* a key never interned was never set */
+	size_t len = strlen(key);
+	const char *k = strtab_find(p, key, len, cg_hash_bytes(CG_HASH_INIT, key, len));
+	uint32_t i;
+	if (k && cg_hashmap_get(&p->meta_index, (uint64_t)(uintptr_t)k, &i))
+		return p->meta[i].value;
 	return NULL;
 }
 
@@ -307,6 +300,31 @@ void cg_profile_meta_at(const cg_profile *p, size_t i, const char **key, const c
 {
 	*key = p->meta[i].key;
 	*value = p->meta[i].value;
+}
+
+/* ---- gmon facts ----------------------------------------------------------------- */
+
+int cg_profile_set_gmon_info(cg_profile *p, const cg_gmon_info *info)
+{
+	if (!info) {
+		p->gmon = NULL;
+		return 0;
+	}
+	cg_gmon_info copy = *info;
+	copy.dimension = cg_profile_intern(p, info->dimension ? info->dimension : "seconds");
+	copy.dimension_abbrev =
+		cg_profile_intern(p, info->dimension_abbrev ? info->dimension_abbrev : "s");
+	if (!copy.dimension || !copy.dimension_abbrev)
+		return CG_ENOMEM;
+	if (!p->gmon && !(p->gmon = arena_alloc(&p->arena, sizeof *p->gmon)))
+		return CG_ENOMEM;
+	*p->gmon = copy;
+	return 0;
+}
+
+const cg_gmon_info *cg_profile_gmon_info(const cg_profile *p)
+{
+	return p->gmon;
 }
 
 /* ---- events ------------------------------------------------------------------ */
@@ -350,42 +368,15 @@ int cg_profile_find_event(const cg_profile *p, const char *name)
 static uint64_t fn_identity_hash(const char *name, const char *object, const char *file)
 {
 	/* Strings are interned, so their addresses identify them. */
-	uint64_t h = (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull;
-	h ^= (uint64_t)(uintptr_t)object * 0xc2b2ae3d27d4eb4full + (h << 6) + (h >> 2);
-	h ^= (uint64_t)(uintptr_t)file * 0x165667b19e3779f9ull + (h << 6) + (h >> 2);
-	return h ^ (h >> 29);
-}
-
-static void fn_slot_insert(uint32_t *slots, size_t cap, const cg_function *fn, cg_fid f)
-{
-	size_t j = fn_identity_hash(fn->name, fn->object, fn->file) & (cap - 1);
-	while (slots[j])
-		j = (j + 1) & (cap - 1);
-	slots[j] = f + 1;
-}
-
-static int fn_index_grow(cg_profile *p)
-{
-	if ((p->nfuncs + 1) * 2 <= p->fn_slotcap)
-		return 0;
-	size_t cap = p->fn_slotcap ? p->fn_slotcap * 2 : 256;
-	uint32_t *slots = calloc(cap, sizeof *slots);
-	if (!slots)
-		return CG_ENOMEM;
-	for (size_t f = 0; f < p->nfuncs; f++)
-		fn_slot_insert(slots, cap, &p->funcs[f], (cg_fid)f);
-	free(p->fn_slots);
-	p->fn_slots = slots;
-	p->fn_slotcap = cap;
-	return 0;
+	const char *identity[3] = { name, object, file };
+	return cg_hash_bytes(CG_HASH_INIT, identity, sizeof identity);
 }
 
 int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
 {
 	if (!fn->name || p->nfuncs >= CG_NO_FUNC - 1)
 		return CG_EUSAGE;
-	if (fn_index_grow(p) ||
-	    grow((void **)&p->funcs, &p->funccap, p->nfuncs + 1, sizeof *p->funcs))
+	if (grow((void **)&p->funcs, &p->funccap, p->nfuncs + 1, sizeof *p->funcs))
 		return CG_ENOMEM;
 	cg_function copy = *fn;
 	copy.name = cg_profile_intern(p, fn->name);
@@ -393,9 +384,11 @@ int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
 	copy.file = cg_profile_intern(p, fn->file);
 	if (!copy.name || (fn->object && !copy.object) || (fn->file && !copy.file))
 		return CG_ENOMEM;
-	cg_fid f = (cg_fid)p->nfuncs++;
+	cg_fid f = (cg_fid)p->nfuncs;
+	if (cg_hashmap_add(&p->fn_index, fn_identity_hash(copy.name, copy.object, copy.file), f))
+		return CG_ENOMEM;
+	p->nfuncs++;
 	p->funcs[f] = copy;
-	fn_slot_insert(p->fn_slots, p->fn_slotcap, &copy, f);
 	if (out)
 		*out = f;
 	return 0;
@@ -409,15 +402,13 @@ int cg_profile_intern_function(cg_profile *p, const char *name, const char *obje
 	const char *fl = cg_profile_intern(p, file);
 	if (!n || (object && !o) || (file && !fl))
 		return CG_ENOMEM;
-	if (p->fn_slotcap) {
-		size_t cap = p->fn_slotcap;
-		size_t j = fn_identity_hash(n, o, fl) & (cap - 1);
-		for (; p->fn_slots[j]; j = (j + 1) & (cap - 1)) {
-			const cg_function *c = &p->funcs[p->fn_slots[j] - 1];
-			if (c->name == n && c->object == o && c->file == fl) {
-				*out = p->fn_slots[j] - 1;
-				return 0;
-			}
+	size_t cursor = 0;
+	uint32_t f;
+	while (cg_hashmap_next(&p->fn_index, fn_identity_hash(n, o, fl), &cursor, &f)) {
+		const cg_function *c = &p->funcs[f];
+		if (c->name == n && c->object == o && c->file == fl) {
+			*out = f;
+			return 0;
 		}
 	}
 	cg_function fn = { .name = n, .object = o, .file = fl };
@@ -470,6 +461,51 @@ int cg_profile_set_part_name(cg_profile *p, unsigned part, const char *name)
 		return CG_ENOMEM;
 	p->parts[part].name = n;
 	return 0;
+}
+
+int cg_profile_set_part_meta(cg_profile *p, unsigned part, const char *key, const char *value)
+{
+	if (part >= p->nparts || !key)
+		return CG_EUSAGE;
+	struct part *pt = &p->parts[part];
+	const char *k = cg_profile_intern(p, key);
+	const char *v = cg_profile_intern(p, value ? value : "");
+	if (!k || !v)
+		return CG_ENOMEM;
+	for (size_t i = 0; i < pt->nmeta; i++)
+		if (pt->meta[i].key == k) {
+			pt->meta[i].value = v;
+			return 0;
+		}
+	if (grow((void **)&pt->meta, &pt->metacap, pt->nmeta + 1, sizeof *pt->meta))
+		return CG_ENOMEM;
+	pt->meta[pt->nmeta].key = k;
+	pt->meta[pt->nmeta].value = v;
+	pt->nmeta++;
+	return 0;
+}
+
+const char *cg_profile_part_meta(const cg_profile *p, unsigned part, const char *key)
+{
+	if (part >= p->nparts)
+		return NULL;
+	const struct part *pt = &p->parts[part];
+	for (size_t i = 0; i < pt->nmeta; i++)
+		if (strcmp(pt->meta[i].key, key) == 0)
+			return pt->meta[i].value;
+	return NULL;
+}
+
+size_t cg_profile_part_meta_count(const cg_profile *p, unsigned part)
+{
+	return part < p->nparts ? p->parts[part].nmeta : 0;
+}
+
+void cg_profile_part_meta_at(const cg_profile *p, unsigned part, size_t i, const char **key,
+			     const char **value)
+{
+	*key = p->parts[part].meta[i].key;
+	*value = p->parts[part].meta[i].value;
 }
 
 /* Makes the per-function arrays of a part cover every function. */
@@ -577,10 +613,16 @@ int cg_profile_set_inclusive(cg_profile *p, unsigned part, cg_fid f, const cg_co
 	if (!pt)
 		return part < p->nparts && f < p->nfuncs ? CG_ENOMEM : CG_EUSAGE;
 	if (!pt->incl) {
-		pt->incl = calloc(pt->fcap * (p->nev ? p->nev : 1), sizeof *pt->incl);
-		pt->incl_known = calloc(pt->fcap, 1);
-		if (!pt->incl || !pt->incl_known)
+		cg_cost *incl = calloc(pt->fcap * (p->nev ? p->nev : 1), sizeof *incl);
+		unsigned char *known = calloc(pt->fcap, 1);
+		if (!incl || !known) {
+			/* both or neither: readers test pt->incl alone */
+			free(incl);
+			free(known);
 			return CG_ENOMEM;
+		}
+		pt->incl = incl;
+		pt->incl_known = known;
 	}
 	memcpy(pt->incl + (size_t)f * p->nev, costs, p->nev * sizeof *costs);
 	pt->incl_known[f] = 1;
@@ -669,6 +711,18 @@ int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid calle
 	}
 	if (out_index)
 		*out_index = idx;
+	return 0;
+}
+
+int cg_profile_add_arc_self(cg_profile *p, unsigned part, size_t index, const cg_cost *self)
+{
+	if (part >= p->nparts || index >= p->parts[part].narcs || !self)
+		return CG_EUSAGE;
+	cg_arc *a = &p->parts[part].arcs[index];
+	if (!a->self && !(a->self = new_cost_vector(p)))
+		return CG_ENOMEM;
+	for (size_t e = 0; e < p->nev; e++)
+		a->self[e] += self[e];
 	return 0;
 }
 
@@ -903,13 +957,19 @@ int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *er
 	for (size_t i = 0; i < src->nmeta; i++)
 		if (cg_profile_set_meta(dst, src->meta[i].key, src->meta[i].value))
 			goto oom;
-	if (cg_profile_add_run_info(dst, src->run))
+	if (cg_profile_set_gmon_info(dst, src->gmon) || cg_profile_add_run_info(dst, src->run))
 		goto oom;
 	for (cg_fid f = 0; f < src->nfuncs; f++)
 		if (cg_profile_add_function(dst, &src->funcs[f], NULL))
 			goto oom;
 	if (src->nparts == 1 && cg_profile_set_part_name(dst, 0, src->parts[0].name))
 		goto oom;
+	/* one part's own pairs still describe the merged part; several
+	 * parts' do not */
+	for (size_t i = 0; src->nparts == 1 && i < src->parts[0].nmeta; i++)
+		if (cg_profile_set_part_meta(dst, 0, src->parts[0].meta[i].key,
+					     src->parts[0].meta[i].value))
+			goto oom;
 	/* Parts without exact values contribute their integer self cost. */
 	for (unsigned part = 0; part < src->nparts; part++)
 		if (cg_profile_merge_part_same(dst, 0, src, part))

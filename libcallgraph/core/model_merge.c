@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "hashmap.h"
 #include "model_merge.h"
 
 struct merge {
@@ -14,6 +15,7 @@ struct merge {
 	int emap[CG_MAX_EVENTS];   /* src event -> dst event */
 	size_t nev_src, nev_dst;
 	cg_fid *fmap;
+	struct cg_hashmap parts;   /* hash of a dst part's name -> part */
 };
 
 static void map_costs(const struct merge *m, const cg_cost *in, cg_cost *out)
@@ -49,16 +51,39 @@ static int map_functions(struct merge *m)
 	return 0;
 }
 
-static int find_part(cg_profile *dst, const char *name, unsigned *out)
+static uint64_t part_hash(const char *name)
 {
-	for (unsigned i = 0; i < cg_profile_part_count(dst); i++) {
-		const char *n = cg_profile_part_name(dst, i);
-		if (strcmp(n ? n : "", name ? name : "") == 0) {
+	return cg_hash_bytes(CG_HASH_INIT, name, strlen(name));
+}
+
+static int index_parts(struct merge *m)
+{
+	for (unsigned i = 0; i < cg_profile_part_count(m->dst); i++) {
+		const char *n = cg_profile_part_name(m->dst, i);
+		if (cg_hashmap_add(&m->parts, part_hash(n ? n : ""), i))
+			return CG_ENOMEM;
+	}
+	return 0;
+}
+
+/* The dst part of that name, added if absent (hashed: an Erlang trace can
+ * have tens of thousands of processes). */
+static int find_part(struct merge *m, const char *name, unsigned *out)
+{
+	if (!name)
+		name = "";
+	uint64_t h = part_hash(name);
+	size_t cursor = 0;
+	uint32_t i;
+	while (cg_hashmap_next(&m->parts, h, &cursor, &i)) {
+		const char *n = cg_profile_part_name(m->dst, i);
+		if (strcmp(n ? n : "", name) == 0) {
 			*out = i;
 			return 0;
 		}
 	}
-	return cg_profile_add_part(dst, name ? name : "", out);
+	int rc = cg_profile_add_part(m->dst, name, out);
+	return rc ? rc : cg_hashmap_add(&m->parts, h, *out);
 }
 
 static int merge_exact(struct merge *m, unsigned sp, unsigned dp)
@@ -116,6 +141,20 @@ static int merge_tree(struct merge *m, unsigned sp, unsigned dp)
 	return rc;
 }
 
+/* like the profile's metadata: the first profile's values win */
+static int merge_part_meta(struct merge *m, unsigned sp, unsigned dp)
+{
+	int rc;
+	for (size_t i = 0; i < cg_profile_part_meta_count(m->src, sp); i++) {
+		const char *k, *v;
+		cg_profile_part_meta_at(m->src, sp, i, &k, &v);
+		if (!cg_profile_part_meta(m->dst, dp, k) &&
+		    (rc = cg_profile_set_part_meta(m->dst, dp, k, v)))
+			return rc;
+	}
+	return 0;
+}
+
 static int merge_part(struct merge *m, unsigned sp, unsigned dp)
 {
 	size_t nf = cg_profile_function_count(m->src);
@@ -155,6 +194,11 @@ static int merge_part(struct merge *m, unsigned sp, unsigned dp)
 		if ((rc = cg_profile_add_arc(m->dst, dp, m->fmap[a->caller], m->fmap[a->callee],
 					     a->count, a->inclusive ? c : NULL, &idx)))
 			return rc;
+		if (a->self) {
+			map_costs(m, a->self, c);
+			if ((rc = cg_profile_add_arc_self(m->dst, dp, idx, c)))
+				return rc;
+		}
 		cg_arc *da = cg_profile_arc(m->dst, dp, idx);
 		if (!da->line)
 			da->line = a->line;
@@ -164,7 +208,7 @@ static int merge_part(struct merge *m, unsigned sp, unsigned dp)
 
 int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 {
-	struct merge m = { dst, src, { 0 }, 0, 0, NULL };
+	struct merge m = { .dst = dst, .src = src };
 	m.nev_src = cg_profile_event_count(src);
 	m.nev_dst = cg_profile_event_count(dst);
 	if (m.nev_dst == 0 && cg_profile_function_count(dst) == 0) {
@@ -184,9 +228,13 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 		m.emap[e] = d;
 	}
 	int rc = map_functions(&m);
+	if (!rc)
+		rc = index_parts(&m);
 	for (unsigned sp = 0; !rc && sp < cg_profile_part_count(src); sp++) {
 		unsigned dp;
-		rc = find_part(dst, cg_profile_part_name(src, sp), &dp);
+		rc = find_part(&m, cg_profile_part_name(src, sp), &dp);
+		if (!rc)
+			rc = merge_part_meta(&m, sp, dp);
 		if (!rc)
 			rc = merge_part(&m, sp, dp);
 	}
@@ -196,9 +244,14 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 		if (!cg_profile_meta(dst, k))
 			rc = cg_profile_set_meta(dst, k, v);
 	}
+	/* like metadata, the first profile's facts win (gmon files are summed
+	 * by their reader, not here) */
+	if (!rc && !cg_profile_gmon_info(dst) && cg_profile_gmon_info(src))
+		rc = cg_profile_set_gmon_info(dst, cg_profile_gmon_info(src));
 	if (!rc)
 		rc = cg_profile_add_run_info(dst, cg_profile_run_info(src));
 	free(m.fmap);
+	cg_hashmap_release(&m.parts);
 	if (rc)
 		return cg_error_set(err, rc, "cannot merge profiles: %s", cg_strerror(rc));
 	return 0;
@@ -206,7 +259,7 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 
 int cg_profile_merge_part_same(cg_profile *dst, unsigned dp, const cg_profile *src, unsigned sp)
 {
-	struct merge m = { dst, src, { 0 }, 0, 0, NULL };
+	struct merge m = { .dst = dst, .src = src };
 	m.nev_src = m.nev_dst = cg_profile_event_count(src);
 	for (size_t e = 0; e < m.nev_src; e++)
 		m.emap[e] = (int)e;

@@ -18,19 +18,15 @@ static int str_eq(const char *a, const char *b)
 	return a == b || strcmp(a, b) == 0;
 }
 
+/* NULL and "" hash differently, and the NUL ends each field. */
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-	if (!s)
-		return (h ^ 0x5a) * 1099511628211ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return (h ^ 0xff) * 1099511628211ull;
+	return s ? cg_hash_bytes(h, s, strlen(s) + 1) : cg_hash_bytes(h, "\xff", 1);
 }
 
 static uint64_t identity_hash(const char *name, const char *object, const char *file)
 {
-	uint64_t h = 1469598103934665603ull;
-	return hash_str(hash_str(hash_str(h, name), object), file);
+	return hash_str(hash_str(hash_str(CG_HASH_INIT, name), object), file);
 }
 
 static int grow_array(void **ptr, size_t *cap, size_t need, size_t elem)
@@ -64,42 +60,25 @@ static const char *own_string(cg_diff *d, const char *prefix, const char *name,
 
 /* ---- function items -------------------------------------------------------------- */
 
-static int fslots_rehash(cg_diff *d, size_t cap)
-{
-	uint32_t *slots = calloc(cap, sizeof *slots);
-	if (!slots)
-		return CG_ENOMEM;
-	for (size_t i = 0; i < d->nfuncs; i++) {
-		const cg_diff_function *f = &d->funcs[i];
-		size_t j = identity_hash(f->name, f->object, f->file) & (cap - 1);
-		while (slots[j])
-			j = (j + 1) & (cap - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(d->fslots);
-	d->fslots = slots;
-	d->fslotcap = cap;
-	return 0;
-}
-
 static int intern_item(cg_diff *d, const char *name, const char *object, const char *file,
 		       uint32_t line, int side, uint32_t *out)
 {
-	if ((d->nfuncs + 1) * 2 > d->fslotcap &&
-	    fslots_rehash(d, d->fslotcap ? d->fslotcap * 2 : 1024))
-		return CG_ENOMEM;
-	size_t j = identity_hash(name, object, file) & (d->fslotcap - 1);
-	for (; d->fslots[j]; j = (j + 1) & (d->fslotcap - 1)) {
-		cg_diff_function *f = &d->funcs[d->fslots[j] - 1];
+	uint64_t h = identity_hash(name, object, file);
+	size_t cursor = 0;
+	uint32_t item;
+	while (cg_hashmap_next(&d->func_index, h, &cursor, &item)) {
+		cg_diff_function *f = &d->funcs[item];
 		if (str_eq(f->name, name) && str_eq(f->object, object) && str_eq(f->file, file)) {
 			*(side ? &f->in_new : &f->in_base) = 1;
 			if (line && (side || !f->line))
 				f->line = line;
-			*out = d->fslots[j] - 1;
+			*out = item;
 			return 0;
 		}
 	}
-	if (grow_array((void **)&d->funcs, &d->funccap, d->nfuncs + 1, sizeof *d->funcs))
+	if (d->nfuncs >= UINT32_MAX - 1 ||
+	    grow_array((void **)&d->funcs, &d->funccap, d->nfuncs + 1, sizeof *d->funcs) ||
+	    cg_hashmap_add(&d->func_index, h, (uint32_t)d->nfuncs))
 		return CG_ENOMEM;
 	cg_diff_function *f = &d->funcs[d->nfuncs];
 	f->name = name;
@@ -108,7 +87,6 @@ static int intern_item(cg_diff *d, const char *name, const char *object, const c
 	f->in_base = side == 0;
 	f->in_new = side == 1;
 	f->line = line;
-	d->fslots[j] = (uint32_t)d->nfuncs + 1;
 	*out = (uint32_t)d->nfuncs++;
 	return 0;
 }
@@ -544,7 +522,7 @@ void cg_diff_free(cg_diff *d)
 		scope_release(&d->scopes[k]);
 	free(d->scopes);
 	free(d->funcs);
-	free(d->fslots);
+	cg_hashmap_release(&d->func_index);
 	free(d->dupname);
 	free(d->arcs);
 	cg_hashmap_release(&d->arc_index);

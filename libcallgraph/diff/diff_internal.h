@@ -56,10 +56,9 @@ struct cg_diff {
 
 	cg_diff_function *funcs;
 	size_t nfuncs, funccap;
-	uint32_t *fslots;            /* identity hash: item + 1, 0 empty */
+	struct cg_hashmap func_index; /* identity hash -> function item */
 	unsigned char *dupname;      /* item shares its name with another item */
 	const char *main_object[2];  /* object holding most functions, per side */
-	size_t fslotcap;
 
 	cg_diff_arc *arcs;
 	size_t narcs, arccap;

@@ -9,12 +9,6 @@
 #include "gprof_internal.h"
 #include "options.h"
 
-static const char *meta_or(const cg_profile *p, const char *key, const char *dflt)
-{
-	const char *v = cg_profile_meta(p, key);
-	return v ? v : dflt;
-}
-
 static int meta_double(const cg_profile *p, const char *key, double *out)
 {
 	const char *v = cg_profile_meta(p, key);
@@ -79,10 +73,8 @@ static void assign_times(cg_gprof_analysis *a)
 	 * gprof's exact total, and excluded functions have no time, so the
 	 * subtraction below changes nothing; otherwise it takes their time
 	 * out here. */
-	double total;
-	if (!meta_double(p, "gmon.total_time", &total)
-	    && !meta_double(p, "gmon.total_samples", &total))
-		total = sum;
+	const cg_gmon_info *gi = cg_profile_gmon_info(p);
+	double total = gi ? gi->total_time : sum;
 	for (uint32_t i = 0; i < a->nsyms; i++) {
 		if (!cg_gp_passes(a, CG_GPROF_INCL_FLAT, i)) {
 			total -= a->syms[i].time;
@@ -96,7 +88,7 @@ static void assign_times(cg_gprof_analysis *a)
 	double hz = 1.0;
 	if (e && e->unit_seconds > 0)
 		hz = 1.0 / e->unit_seconds;
-	int gmon = cg_profile_meta(p, "gmon.histogram") || cg_profile_meta(p, "gmon.arcs");
+	int gmon = gi != NULL;
 	/* A gmon file's rate is gprof's whatever it says; other inputs (the
 	 * collector writes "hz 0" in call-count mode) only override the
 	 * event's unit with a real rate. */
@@ -104,25 +96,24 @@ static void assign_times(cg_gprof_analysis *a)
 	int has_hz = meta_double(p, "hz", &meta_hz) && (gmon || meta_hz > 0);
 	if (has_hz)
 		hz = meta_hz;
-	a->has_histogram = gmon ? strcmp(meta_or(p, "gmon.histogram", "0"), "1") == 0 : 1;
-	a->has_arcs = gmon ? strcmp(meta_or(p, "gmon.arcs", "0"), "1") == 0 : 1;
+	a->has_histogram = gi ? gi->has_histogram : 1;
+	a->has_arcs = gi ? gi->has_arcs : 1;
 	if (gmon && !a->has_histogram)
 		hz = 0.0;          /* gprof never learnt hz: times print as -nan */
 	a->hz = hz;
-	a->scale = 0.0;
-	meta_double(p, "gmon.scale", &a->scale);
+	a->scale = gi ? gi->scale : 0.0;
 	if (!isfinite(a->scale) || a->scale < 0 || a->scale > 1e15)
 		a->scale = 0.0;
 	/* An event that is not time prints in its own units, named after it
 	 * (its first letter in the per-call unit, as "s" stands for seconds). */
 	a->raw_units = e && e->unit_seconds == 0 && !gmon && !has_hz;
-	a->dimension = meta_or(p, "gmon.dimension", a->raw_units ? e->name : "seconds");
-	if (a->raw_units && !cg_profile_meta(p, "gmon.dimension_abbrev")) {
+	a->dimension = gi ? gi->dimension : a->raw_units ? e->name : "seconds";
+	if (a->raw_units) {
 		a->raw_abbrev[0] = e->name[0] ? e->name[0] : 'u';
 		a->raw_abbrev[1] = '\0';
 		a->dimension_abbrev = a->raw_abbrev;
 	} else {
-		a->dimension_abbrev = meta_or(p, "gmon.dimension_abbrev", "s");
+		a->dimension_abbrev = gi ? gi->dimension_abbrev : "s";
 	}
 }
 

@@ -396,7 +396,8 @@ static int copy_skeleton(cg_profile *q, const cg_profile *p)
 		if (cg_profile_set_meta(q, k, v))
 			return CG_ENOMEM;
 	}
-	if (cg_profile_add_run_info(q, cg_profile_run_info(p)))
+	if (cg_profile_set_gmon_info(q, cg_profile_gmon_info(p)) ||
+	    cg_profile_add_run_info(q, cg_profile_run_info(p)))
 		return CG_ENOMEM;
 	for (size_t f = 0; f < cg_profile_function_count(p); f++)
 		if (cg_profile_add_function(q, cg_profile_function(p, (cg_fid)f), NULL))
@@ -407,6 +408,12 @@ static int copy_skeleton(cg_profile *q, const cg_profile *p)
 		if (part == 0 ? cg_profile_set_part_name(q, 0, name ? name : "")
 			      : cg_profile_add_part(q, name ? name : "", &idx))
 			return CG_ENOMEM;
+		for (size_t i = 0; i < cg_profile_part_meta_count(p, part); i++) {
+			const char *k, *v;
+			cg_profile_part_meta_at(p, part, i, &k, &v);
+			if (cg_profile_set_part_meta(q, part, k, v))
+				return CG_ENOMEM;
+		}
 	}
 	return 0;
 }

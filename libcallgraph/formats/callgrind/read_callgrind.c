@@ -673,10 +673,9 @@ int cg_read_callgrind_stream(cg_profile **out, FILE *in, const char *name, cg_er
 	c.err = err;
 	if (cg_profile_new(&c.p))
 		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
-	if (start_part(&c)) {
-		cg_profile_free(c.p);
-		return c.rc;
-	}
+	/* a failure sets c.rc: nothing below runs but the cleanup, which
+	 * also frees what start_part allocated before it failed */
+	start_part(&c);
 	cg_line_reader lines;
 	cg_line_reader_init(&lines, in, name, CG_TEXT_LINE_MAX);
 	char *buf;

@@ -23,23 +23,6 @@ int cg_fprof_model_function(cg_profile *p, const char *name, cg_fid *out)
 	return 0;
 }
 
-void cg_fprof_rows_add(fprof_buf *b, const char *caller, const char *func, uint64_t cnt, int64_t acc,
-		    int64_t own)
-{
-	cg_fprof_buf_adds(b, caller);
-	cg_fprof_buf_addc(b, '\t');
-	cg_fprof_buf_adds(b, func);
-	cg_fprof_buf_addf(b, "\t%llu\t%lld\t%lld\n", (unsigned long long)cnt, (long long)acc,
-		       (long long)own);
-}
-
-int cg_fprof_rows_store(cg_profile *p, unsigned part, const char *rows)
-{
-	char key[64];
-	snprintf(key, sizeof key, "fprof.part.%u.rows", part);
-	return cg_profile_set_meta(p, key, rows);
-}
-
 static int model_fid(fp_state *st, cg_profile *p, uint32_t fid, cg_fid *out)
 {
 	fp_func *f = &st->funcs[fid];
@@ -54,23 +37,16 @@ static int model_fid(fp_state *st, cg_profile *p, uint32_t fid, cg_fid *out)
 	return 0;
 }
 
-static int set_meta_part(cg_profile *p, unsigned part, const char *what, const char *value)
-{
-	char key[96];
-	snprintf(key, sizeof key, "fprof.part.%u.%s", part, what);
-	return cg_profile_set_meta(p, key, value);
-}
-
 /* Process record metadata: Erlang term text, printed flat. */
 static int store_record(fp_state *st, cg_profile *p, unsigned part, const fp_proc *pr)
 {
 	if (!pr->has_record)
 		return 0;
 	fprof_buf b = { 0 };
-	int rc = set_meta_part(p, part, "spawned_by", st->procs[pr->parent].pid);
+	int rc = cg_profile_set_part_meta(p, part, "spawned_by", st->procs[pr->parent].pid);
 	if (!rc && pr->spawned_as) {
 		cg_fprof_term_write(&b, pr->spawned_as);
-		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "spawned_as", cg_fprof_buf_cstr(&b));
+		rc = b.oom ? CG_ENOMEM : cg_profile_set_part_meta(p, part, "spawned_as", cg_fprof_buf_cstr(&b));
 	}
 	if (!rc && pr->init_n > 0) {
 		b.len = 0;
@@ -90,7 +66,7 @@ static int store_record(fp_state *st, cg_profile *p, unsigned part, const fp_pro
 			cg_fprof_buf_addf(&b, ",%u}", f->arity);
 		}
 		cg_fprof_buf_addc(&b, ']');
-		rc = b.oom ? CG_ENOMEM : set_meta_part(p, part, "initial_calls", cg_fprof_buf_cstr(&b));
+		rc = b.oom ? CG_ENOMEM : cg_profile_set_part_meta(p, part, "initial_calls", cg_fprof_buf_cstr(&b));
 	}
 	cg_fprof_buf_release(&b);
 	return rc;
@@ -145,7 +121,6 @@ int cg_fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 	for (size_t r = 0; r < st->nrows; r++)
 		order[start[st->rows[r].proc]++] = r;
 	size_t r0 = 0;
-	fprof_buf rows = { 0 };
 	cg_cost vec[CG_MAX_EVENTS];
 	memset(vec, 0, sizeof vec);
 	for (size_t i = 0; i < st->nprocs; i++) {
@@ -155,11 +130,13 @@ int cg_fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 			cg_fid c, f;
 			if ((rc = model_fid(st, p, row->caller, &c)) || (rc = model_fid(st, p, row->func, &f)))
 				goto out;
+			size_t arc;
 			vec[ev] = row->acc;
-			if ((rc = cg_profile_add_arc(p, part_of[i], c, f, row->cnt, vec, NULL)))
+			if ((rc = cg_profile_add_arc(p, part_of[i], c, f, row->cnt, vec, &arc)))
 				goto out;
-			cg_fprof_rows_add(&rows, st->funcs[row->caller].name, st->funcs[row->func].name,
-				       row->cnt, row->acc, row->own);
+			vec[ev] = row->own;
+			if ((rc = cg_profile_add_arc_self(p, part_of[i], arc, vec)))
+				goto out;
 			if (!seen[row->func]) {
 				seen[row->func] = 1;
 				touched[ntouched++] = row->func;
@@ -167,11 +144,6 @@ int cg_fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 			fprof_add_sat(&own[row->func], row->own);
 			fprof_add_sat(&acc[row->func], row->acc);
 			cnt[row->func] += row->cnt;
-		}
-		if (rows.len) {
-			if (rows.oom || (rc = cg_fprof_rows_store(p, part_of[i], cg_fprof_buf_cstr(&rows))))
-				goto out;
-			rows.len = 0;
 		}
 		for (size_t k = 0; k < ntouched; k++) {
 			uint32_t fid = touched[k];
@@ -223,7 +195,6 @@ int cg_fp_to_model(fp_state *st, cg_profile *p, int suspend_self, cg_error *err)
 	snprintf(num, sizeof num, "%llu", (unsigned long long)st->handled);
 	rc = cg_profile_set_meta(p, "fprof.messages", num);
 out:
-	cg_fprof_buf_release(&rows);
 	free(part_of);
 	free(order);
 	free(start);
@@ -249,82 +220,25 @@ static cg_fid find_undefined(const cg_profile *p)
 	return CG_NO_FUNC;
 }
 
-static uint64_t name_hash(const char *s, size_t n)
+/* OWN per row from the arcs' own self costs (cg_arc.self, fprof's OWN per
+ * (caller, function)), trusted only when every arc of the part has one:
+ * a profile whose arcs were rebuilt (transformed) or that was merged with
+ * an input without them falls back to the tree.  Rows 0..narcs-1 of `out`
+ * are the part's arcs in order. */
+static int rows_from_arcs(const cg_profile *p, unsigned part, int ev, fprof_part_rows *out)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-/* Function id by name; CG_NO_FUNC when absent.  `names` maps name hashes
- * to fid + 1 (collisions fall back to a scan). */
-static cg_fid fid_by_name(const cg_profile *p, const struct cg_hashmap *names, const char *s, size_t n)
-{
-	uint32_t v;
-	if (cg_hashmap_get(names, name_hash(s, n), &v)) {
-		const char *nm = cg_profile_function(p, v)->name;
-		if (strlen(nm) == n && memcmp(nm, s, n) == 0)
-			return v;
-	}
-	size_t nf = cg_profile_function_count(p);
-	for (cg_fid f = 0; f < nf; f++) {
-		const char *nm = cg_profile_function(p, f)->name;
-		if (strlen(nm) == n && memcmp(nm, s, n) == 0)
-			return f;
-	}
-	return CG_NO_FUNC;
-}
-
-/* OWN per row from "fprof.part.N.rows" (caller, function, CNT, ACC, OWN
- * per line), trusted only when it describes exactly the part's arcs: a
- * profile changed since (merged, transformed) falls back to the tree.
- * Rows 0..narcs-1 of `out` are the part's arcs in order. */
-static int rows_from_meta(const cg_profile *p, unsigned part, fprof_part_rows *out,
-			  const struct cg_hashmap *names)
-{
-	char key[64];
-	snprintf(key, sizeof key, "fprof.part.%u.rows", part);
-	const char *m = cg_profile_meta(p, key);
-	if (!m)
+	size_t narcs = cg_profile_arc_count(p, part);
+	if (narcs == 0)
 		return 0;
-	size_t n = 0;
-	int64_t *own = calloc(out->nrows + 1, sizeof *own);
-	unsigned char *seen = calloc(out->nrows + 1, 1);
-	int ok = own && seen;
-	while (ok && *m) {
-		const char *t1 = strchr(m, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
-		if (!t2) {
-			ok = 0;
-			break;
-		}
-		char *e;
-		unsigned long long cnt = strtoull(t2 + 1, &e, 10);
-		long long acc = strtoll(e, &e, 10), o = strtoll(e, &e, 10);
-		cg_fid c = fid_by_name(p, names, m, (size_t)(t1 - m));
-		cg_fid f = fid_by_name(p, names, t1 + 1, (size_t)(t2 - t1 - 1));
-		long r = c == CG_NO_FUNC || f == CG_NO_FUNC ? -1 : cg_profile_find_arc(p, part, c, f);
-		if (*e != '\n' || r < 0 || (size_t)r >= out->nrows || seen[r] ||
-		    out->rows[r].cnt != cnt || out->rows[r].acc != acc) {
-			ok = 0;
-			break;
-		}
-		seen[r] = 1;
-		own[r] = o;
-		n++;
-		m = e + 1;
-	}
-	ok = ok && n == out->nrows;
-	if (ok)
-		for (size_t r = 0; r < out->nrows; r++)
-			out->rows[r].own = own[r];
-	free(own);
-	free(seen);
-	return ok;
+	for (size_t r = 0; r < narcs; r++)
+		if (!cg_profile_arc(p, part, r)->self)
+			return 0;
+	for (size_t r = 0; r < narcs; r++)
+		out->rows[r].own = cg_profile_arc(p, part, r)->self[ev];
+	return 1;
 }
 
-static int part_rows(const cg_profile *p, unsigned part, int ev, cg_fid undef, fprof_part_rows *out,
-		     const struct cg_hashmap *names)
+static int part_rows(const cg_profile *p, unsigned part, int ev, cg_fid undef, fprof_part_rows *out)
 {
 	size_t narcs = cg_profile_arc_count(p, part), nfun = cg_profile_function_count(p);
 	size_t cap = narcs + nfun + 1;
@@ -347,7 +261,7 @@ static int part_rows(const cg_profile *p, unsigned part, int ev, cg_fid undef, f
 		out->nrows++;
 	}
 	size_t nn = cg_profile_node_count(p, part);
-	if (rows_from_meta(p, part, out, names)) {
+	if (rows_from_arcs(p, part, ev, out)) {
 		/* OWN per row as fprof computed it */
 	} else if (nn > 1) {
 		/* OWN per (caller, function): the tree's self costs by parent */
@@ -464,16 +378,9 @@ int cg_fprof_rows_from_profile(const cg_profile *p, fprof_part_rows **out, size_
 	fprof_part_rows *parts = calloc(n ? n : 1, sizeof *parts);
 	if (!parts)
 		return cg_error_set(err, CG_ENOMEM, "fprof: out of memory");
-	struct cg_hashmap names = { 0 };
-	size_t nf = cg_profile_function_count(p);
 	int rc = 0;
-	for (cg_fid f = 0; f < nf && !rc; f++) {
-		const char *nm = cg_profile_function(p, f)->name;
-		rc = cg_hashmap_put(&names, name_hash(nm, strlen(nm)), f);
-	}
 	for (unsigned i = 0; i < n && !rc; i++)
-		rc = part_rows(p, i, ev, *undef, &parts[i], &names);
-	cg_hashmap_release(&names);
+		rc = part_rows(p, i, ev, *undef, &parts[i]);
 	if (rc) {
 		cg_fprof_rows_release(parts, n);
 		return cg_error_set(err, rc, "fprof: out of memory");

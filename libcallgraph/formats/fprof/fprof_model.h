@@ -16,13 +16,6 @@
  * the per-function self costs and in the call tree (see fprof.h). */
 int cg_fp_to_model(fp_state *st, cg_profile *profile, int suspend_self, cg_error *err);
 
-/* fprof's table per part in metadata "fprof.part.N.rows": one line per
- * row, "caller TAB function TAB CNT TAB ACC TAB OWN" (function names as in
- * the model).  The model has no place for OWN per (caller, function). */
-void cg_fprof_rows_add(fprof_buf *b, const char *caller, const char *func, uint64_t cnt, int64_t acc,
-		    int64_t own);
-int cg_fprof_rows_store(cg_profile *p, unsigned part, const char *rows);
-
 /* Function flags the fprof readers give their pseudo functions. */
 int cg_fprof_model_function(cg_profile *p, const char *name, cg_fid *out);
 

@@ -13,75 +13,11 @@
 #define FP_PH_BASE16 0xf53f7dff42a4f4c1ull
 _Static_assert(FP_GRAM == 16, "FP_PH_BASE16 is FP_PH_BASE to the power FP_GRAM");
 
-/* ---- index ------------------------------------------------------------------ */
+/* ---- index keys ------------------------------------------------------------ */
 
-static uint32_t mix32(uint64_t k)
+static uint64_t hash_u32(uint64_t h, uint32_t v)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ull;
-	k ^= k >> 33;
-	return (uint32_t)k;
-}
-
-static uint32_t hash_bytes(const void *p, size_t n, uint32_t seed)
-{
-	const unsigned char *s = p;
-	uint64_t h = 1469598103934665603ull ^ seed;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 1099511628211ull;
-	return mix32(h);
-}
-
-static int ix_grow(fp_index *ix)
-{
-	size_t cap = ix->cap ? ix->cap * 2 : 64;
-	uint32_t *slot = calloc(cap, sizeof *slot), *hash = calloc(cap, sizeof *hash);
-	if (!slot || !hash) {
-		free(slot);
-		free(hash);
-		return -1;
-	}
-	for (size_t i = 0; i < ix->cap; i++) {
-		if (!ix->slot[i])
-			continue;
-		size_t j = ix->hash[i] & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = ix->slot[i];
-		hash[j] = ix->hash[i];
-	}
-	free(ix->slot);
-	free(ix->hash);
-	ix->slot = slot;
-	ix->hash = hash;
-	ix->cap = cap;
-	return 0;
-}
-
-static void ix_release(fp_index *ix)
-{
-	free(ix->slot);
-	free(ix->hash);
-	memset(ix, 0, sizeof *ix);
-}
-
-/* Iteration over candidates with hash h: returns positions until 0-slot. */
-#define IX_FOR(ix, h, j) \
-	for (size_t j = (ix)->cap ? (h) & ((ix)->cap - 1) : 0; (ix)->cap && (ix)->slot[j]; j = (j + 1) & ((ix)->cap - 1))
-
-static int ix_insert(fp_index *ix, uint32_t h, uint32_t pos)
-{
-	if ((ix->count + 1) * 2 > ix->cap && ix_grow(ix))
-		return -1;
-	size_t j = h & (ix->cap - 1);
-	while (ix->slot[j])
-		j = (j + 1) & (ix->cap - 1);
-	ix->slot[j] = pos + 1;
-	ix->hash[j] = h;
-	ix->count++;
-	return 0;
+	return cg_hash_bytes(h, &v, sizeof v);
 }
 
 static int grow(void **arr, size_t *cap, size_t n, size_t elem)
@@ -126,11 +62,11 @@ void cg_fp_release(fp_state *st)
 	free(st->rows);
 	free(st->nodes);
 	free(st->counts);
-	ix_release(&st->func_ix);
-	ix_release(&st->proc_ix);
-	ix_release(&st->row_ix);
-	ix_release(&st->node_ix);
-	ix_release(&st->count_ix);
+	cg_hashmap_release(&st->func_ix);
+	cg_hashmap_release(&st->proc_ix);
+	cg_hashmap_release(&st->row_ix);
+	cg_hashmap_release(&st->node_ix);
+	cg_hashmap_release(&st->count_ix);
 	cg_fprof_arena_release(&st->arena);
 	memset(st, 0, sizeof *st);
 }
@@ -151,14 +87,15 @@ static void name_of(fp_state *st, fp_func *f)
 uint32_t cg_fp_func_intern(fp_state *st, const char *m, size_t mlen, const char *f, size_t flen,
 			uint32_t arity)
 {
-	uint32_t h = hash_bytes(m, mlen, arity) ^ hash_bytes(f, flen, 7) * 31u;
-	IX_FOR(&st->func_ix, h, j) {
-		if (st->func_ix.hash[j] != h)
-			continue;
-		fp_func *x = &st->funcs[st->func_ix.slot[j] - 1];
+	uint64_t h = hash_u32(hash_u32(CG_HASH_INIT, arity), (uint32_t)mlen);
+	h = cg_hash_bytes(cg_hash_bytes(h, m, mlen), f, flen);
+	size_t cursor = 0;
+	uint32_t i;
+	while (cg_hashmap_next(&st->func_ix, h, &cursor, &i)) {
+		fp_func *x = &st->funcs[i];
 		if (x->arity == arity && x->mlen == mlen && x->flen == flen &&
 		    memcmp(x->module, m, mlen) == 0 && memcmp(x->function, f, flen) == 0)
-			return st->func_ix.slot[j] - 1;
+			return i;
 	}
 	if (grow((void **)&st->funcs, &st->capfuncs, st->nfuncs, sizeof *st->funcs))
 		return FP_NONE;
@@ -173,7 +110,7 @@ uint32_t cg_fp_func_intern(fp_state *st, const char *m, size_t mlen, const char 
 	if (!x->module || !x->function)
 		return FP_NONE;
 	name_of(st, x);
-	if (!x->name || ix_insert(&st->func_ix, h, (uint32_t)st->nfuncs))
+	if (!x->name || st->nfuncs >= FP_NONE - 1 || cg_hashmap_add(&st->func_ix, h, (uint32_t)st->nfuncs))
 		return FP_NONE;
 	return (uint32_t)st->nfuncs++;
 }
@@ -181,14 +118,15 @@ uint32_t cg_fp_func_intern(fp_state *st, const char *m, size_t mlen, const char 
 uint32_t cg_fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint32_t id,
 			uint32_t serial, uint32_t creation)
 {
-	uint32_t h = hash_bytes(node, nodelen, id) ^ mix32((uint64_t)serial << 32 | creation);
-	IX_FOR(&st->proc_ix, h, j) {
-		if (st->proc_ix.hash[j] != h)
-			continue;
-		fp_proc *p = &st->procs[st->proc_ix.slot[j] - 1];
+	uint64_t h = hash_u32(hash_u32(hash_u32(CG_HASH_INIT, id), serial), creation);
+	h = cg_hash_bytes(h, node, nodelen);
+	size_t cursor = 0;
+	uint32_t i;
+	while (cg_hashmap_next(&st->proc_ix, h, &cursor, &i)) {
+		fp_proc *p = &st->procs[i];
 		if (p->id == id && p->serial == serial && strlen(p->node) == nodelen &&
 		    memcmp(p->node, node, nodelen) == 0)
-			return st->proc_ix.slot[j] - 1;
+			return i;
 	}
 	if (grow((void **)&st->procs, &st->capprocs, st->nprocs, sizeof *st->procs) ||
 	    grow((void **)&st->nodes, &st->capnodes, st->nnodes, sizeof *st->nodes))
@@ -200,7 +138,7 @@ uint32_t cg_fp_proc_intern(fp_state *st, const char *node, size_t nodelen, uint3
 	p->serial = serial;
 	p->node = cg_fprof_arena_strdup(&st->arena, node, nodelen);
 	p->parent = FP_NONE;
-	if (!p->node || ix_insert(&st->proc_ix, h, (uint32_t)st->nprocs))
+	if (!p->node || st->nprocs >= FP_NONE - 1 || cg_hashmap_add(&st->proc_ix, h, (uint32_t)st->nprocs))
 		return FP_NONE;
 	/* the process's context-tree root */
 	fp_node *n = &st->nodes[st->nnodes];
@@ -234,16 +172,18 @@ static inline fp_row *row_get(fp_state *st, uint32_t proc, uint32_t caller, uint
 
 static fp_row *row_get_slow(fp_state *st, uint32_t proc, uint32_t caller, uint32_t func)
 {
-	uint32_t h = mix32((uint64_t)proc << 40 ^ (uint64_t)caller << 20 ^ func ^ (uint64_t)func << 52);
-	IX_FOR(&st->row_ix, h, j) {
-		if (st->row_ix.hash[j] != h)
-			continue;
-		fp_row *r = &st->rows[st->row_ix.slot[j] - 1];
+	/* three 32-bit ids do not fit one key: a content key */
+	uint64_t h = hash_u32(hash_u32(hash_u32(CG_HASH_INIT, proc), caller), func);
+	size_t cursor = 0;
+	uint32_t i;
+	while (cg_hashmap_next(&st->row_ix, h, &cursor, &i)) {
+		fp_row *r = &st->rows[i];
 		if (r->proc == proc && r->caller == caller && r->func == func)
 			return r;
 	}
-	if (grow((void **)&st->rows, &st->caprows, st->nrows, sizeof *st->rows) ||
-	    ix_insert(&st->row_ix, h, (uint32_t)st->nrows)) {
+	if (st->nrows >= FP_NONE - 1 ||
+	    grow((void **)&st->rows, &st->caprows, st->nrows, sizeof *st->rows) ||
+	    cg_hashmap_add(&st->row_ix, h, (uint32_t)st->nrows)) {
 		st->oom = 1;
 		return NULL;
 	}
@@ -260,19 +200,16 @@ static uint32_t node_child(fp_state *st, uint32_t parent, uint32_t fid)
 {
 	if (st->nodes[parent].memo_fid == fid && st->nodes[parent].memo_child != FP_NONE)
 		return st->nodes[parent].memo_child;
-	uint32_t h = mix32((uint64_t)parent << 32 | fid);
-	IX_FOR(&st->node_ix, h, j) {
-		if (st->node_ix.hash[j] != h)
-			continue;
-		fp_node *n = &st->nodes[st->node_ix.slot[j] - 1];
-		if (n->parent == parent && n->fid == fid) {
-			st->nodes[parent].memo_fid = fid;
-			st->nodes[parent].memo_child = st->node_ix.slot[j] - 1;
-			return st->node_ix.slot[j] - 1;
-		}
+	uint64_t key = (uint64_t)parent << 32 | fid;
+	uint32_t i;
+	if (cg_hashmap_get(&st->node_ix, key, &i)) {
+		st->nodes[parent].memo_fid = fid;
+		st->nodes[parent].memo_child = i;
+		return i;
 	}
-	if (grow((void **)&st->nodes, &st->capnodes, st->nnodes, sizeof *st->nodes) ||
-	    ix_insert(&st->node_ix, h, (uint32_t)st->nnodes)) {
+	if (st->nnodes >= FP_NONE - 1 ||
+	    grow((void **)&st->nodes, &st->capnodes, st->nnodes, sizeof *st->nodes) ||
+	    cg_hashmap_put(&st->node_ix, key, (uint32_t)st->nnodes)) {
 		st->oom = 1;
 		return FP_NONE;
 	}
@@ -306,16 +243,13 @@ static inline fp_count *count_get(fp_state *st, uint32_t proc, uint32_t fid)
 
 static fp_count *count_get_slow(fp_state *st, uint32_t proc, uint32_t fid)
 {
-	uint32_t h = mix32((uint64_t)proc << 32 | fid);
-	IX_FOR(&st->count_ix, h, j) {
-		if (st->count_ix.hash[j] != h)
-			continue;
-		fp_count *c = &st->counts[st->count_ix.slot[j] - 1];
-		if (c->proc == proc && c->fid == fid)
-			return c;
-	}
-	if (grow((void **)&st->counts, &st->capcounts, st->ncounts, sizeof *st->counts) ||
-	    ix_insert(&st->count_ix, h, (uint32_t)st->ncounts)) {
+	uint64_t key = (uint64_t)proc << 32 | fid;
+	uint32_t i;
+	if (cg_hashmap_get(&st->count_ix, key, &i))
+		return &st->counts[i];
+	if (st->ncounts >= FP_NONE - 1 ||
+	    grow((void **)&st->counts, &st->capcounts, st->ncounts, sizeof *st->counts) ||
+	    cg_hashmap_put(&st->count_ix, key, (uint32_t)st->ncounts)) {
 		st->oom = 1;
 		return NULL;
 	}

@@ -23,19 +23,13 @@
 #include <stdint.h>
 
 #include "fprof_term.h"
+#include "hashmap.h"
 
 #define FP_NONE UINT32_MAX
 
 /* Predefined function ids. */
 enum { FP_UNDEFINED = 0, FP_SUSPEND = 1, FP_GC = 2 };
 
-/* Open-addressing index from a 32-bit hash to array positions; the
- * owner compares keys. */
-typedef struct fp_index {
-	uint32_t *slot;    /* position + 1; 0 = empty */
-	uint32_t *hash;
-	size_t cap, count;
-} fp_index;
 
 typedef struct fp_func {
 	const char *module, *function;   /* UTF-8; NULL for the pseudo functions */
@@ -112,11 +106,11 @@ typedef struct fp_count {
 
 typedef struct fp_state {
 	fprof_arena arena;
-	fp_func *funcs;    size_t nfuncs, capfuncs;  fp_index func_ix;
-	fp_proc *procs;    size_t nprocs, capprocs;  fp_index proc_ix;
-	fp_row *rows;      size_t nrows, caprows;    fp_index row_ix;
-	fp_node *nodes;    size_t nnodes, capnodes;  fp_index node_ix;
-	fp_count *counts;  size_t ncounts, capcounts; fp_index count_ix;
+	fp_func *funcs;    size_t nfuncs, capfuncs;  struct cg_hashmap func_ix;
+	fp_proc *procs;    size_t nprocs, capprocs;  struct cg_hashmap proc_ix;
+	fp_row *rows;      size_t nrows, caprows;    struct cg_hashmap row_ix;
+	fp_node *nodes;    size_t nnodes, capnodes;  struct cg_hashmap node_ix;
+	fp_count *counts;  size_t ncounts, capcounts; struct cg_hashmap count_ix;
 	/* direct-mapped memos in front of row_ix and count_ix (index + 1;
 	 * 0 = empty): most lookups repeat a recent key */
 	struct { uint32_t proc, caller, func, row; } row_memo[1024];

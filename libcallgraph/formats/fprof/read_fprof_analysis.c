@@ -35,20 +35,7 @@ struct ar {
 	int used_part0;
 	cg_fid undef;
 	cg_error *err;
-	fprof_buf rows;     /* the current part's rows, see cg_fprof_rows_store */
-	int rows_part;
 };
-
-/* Stores the rows collected for the current part. */
-static int flush_rows(struct ar *a)
-{
-	int rc = 0;
-	if (a->rows.len)
-		rc = a->rows.oom ? CG_ENOMEM
-				 : cg_fprof_rows_store(a->p, (unsigned)a->rows_part, cg_fprof_buf_cstr(&a->rows));
-	a->rows.len = 0;
-	return rc;
-}
 
 static int bad(struct ar *a, const char *at, const char *why)
 {
@@ -110,14 +97,13 @@ static int row_of(const fprof_term *t, const fprof_term **name, uint64_t *cnt, i
 
 static int set_part_meta(struct ar *a, const char *what, const fprof_term *t)
 {
-	char key[96];
 	fprof_buf b = { 0 };
-	snprintf(key, sizeof key, "fprof.part.%d.%s", a->part, what);
 	if (t->kind == FT_STRING)
 		cg_fprof_buf_add(&b, t->u.s, t->n);   /* spawned_by: the pid text itself */
 	else
 		cg_fprof_term_write(&b, t);
-	int rc = b.oom ? CG_ENOMEM : cg_profile_set_meta(a->p, key, cg_fprof_buf_cstr(&b));
+	int rc = b.oom ? CG_ENOMEM : cg_profile_set_part_meta(a->p, (unsigned)a->part, what,
+									cg_fprof_buf_cstr(&b));
 	cg_fprof_buf_release(&b);
 	return rc;
 }
@@ -189,16 +175,14 @@ static int add_row(struct ar *a, unsigned part, cg_fid caller, cg_fid func, uint
 {
 	cg_cost vec[CG_MAX_EVENTS] = { 0 };
 	vec[a->ev] = acc;
-	int rc = cg_profile_add_arc(a->p, part, caller, func, cnt, vec, NULL);
+	size_t arc;
+	int rc = cg_profile_add_arc(a->p, part, caller, func, cnt, vec, &arc);
 	if (rc)
 		return rc;
-	/* OWN per row has no place in the model: it goes to the metadata */
-	if (a->rows_part != (int)part && (rc = flush_rows(a)))
-		return rc;
-	a->rows_part = (int)part;
-	cg_fprof_rows_add(&a->rows, cg_profile_function(a->p, caller)->name,
-		       cg_profile_function(a->p, func)->name, cnt, acc, own);
+	/* OWN per row: the arc's own self cost, and the function's */
 	vec[a->ev] = own;
+	if ((rc = cg_profile_add_arc_self(a->p, part, arc, vec)))
+		return rc;
 	return cg_profile_add_self(a->p, part, func, vec);
 }
 
@@ -294,7 +278,6 @@ int cg_read_fprof_analysis_buffer(cg_profile *profile, const void *data, size_t 
 	a.base = data;
 	a.err = err;
 	a.part = -1;
-	a.rows_part = -1;
 	const char *p = data, *end = p + len;
 	if (!cg_fprof_analysis_detect(data, len))
 		return cg_error_set(err, CG_EFORMAT, "%s:1: not an fprof analysis (no \"%%%% Analysis results:\")", a.name);
@@ -371,9 +354,6 @@ int cg_read_fprof_analysis_buffer(cg_profile *profile, const void *data, size_t 
 		for (size_t i = 0; i < pend.n && !rc; i++)
 			rc = paragraph(&a, 0, pend.terms[i], pend.at[i], 1);
 	}
-	if (!rc)
-		rc = flush_rows(&a);
-	cg_fprof_buf_release(&a.rows);
 	free(pend.terms);
 	free(pend.at);
 	cg_fprof_arena_release(&arena);

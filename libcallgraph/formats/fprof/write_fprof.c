@@ -398,13 +398,6 @@ static void paragraphs(struct writer *w, struct group *g, int callers)
 
 /* ---- process records ------------------------------------------------------------------ */
 
-static const char *part_meta(const cg_profile *p, unsigned part, const char *what)
-{
-	char key[96];
-	snprintf(key, sizeof key, "fprof.part.%u.%s", part, what);
-	return cg_profile_meta(p, key);
-}
-
 /* " { Tag, Term}" with fprof's ~tp layout for Term. */
 static int tagged_line(struct writer *w, const char *tag, const char *text, const char *tail)
 {
@@ -444,9 +437,9 @@ static void process_header(struct writer *w, const fprof_part_rows *pr)
 	const char *name = cg_profile_part_name(p, pr->part);
 	fprof_buf b = { 0 };
 	string_term_text(name ? name : "", &b);
-	const char *by = part_meta(p, pr->part, "spawned_by");
-	const char *as = part_meta(p, pr->part, "spawned_as");
-	const char *ic = part_meta(p, pr->part, "initial_calls");
+	const char *by = cg_profile_part_meta(p, pr->part, "spawned_by");
+	const char *as = cg_profile_part_meta(p, pr->part, "spawned_as");
+	const char *ic = cg_profile_part_meta(p, pr->part, "initial_calls");
 	row_line(w, "[{ ", cg_fprof_buf_cstr(&b), pr->cnt, NULL, pr->own, by ? "}," : "}].", "%%");
 	cg_fprof_buf_release(&b);
 	if (!by)

@@ -961,22 +961,6 @@ int cg_gmon_reader_write_sum(cg_gmon_reader *r, const char *path, cg_error *err)
 	return cg_output_commit(out, err);
 }
 
-static int set_meta_double(cg_profile *p, const char *key, double v)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof buf, "%.17g", v);
-	return cg_profile_set_meta(p, key, buf);
-}
-
-static int set_meta_u64(cg_profile *p, const char *key, uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-	return cg_profile_set_meta(p, key, buf);
-}
-
 static int set_meta_int(cg_profile *p, const char *key, long v)
 {
 	char buf[32];
@@ -1030,17 +1014,20 @@ int cg_gmon_reader_finish(cg_gmon_reader *r, cg_error *err)
 			goto out;
 		}
 	}
+	cg_gmon_info info = {
+		.has_histogram = r->input_hist != 0,
+		.has_arcs = r->input_arcs != 0,
+		.has_bb = r->input_bb != 0,
+		.version = r->file_version,
+		.dimension = r->dimen,
+		.dimension_abbrev = abbrev,
+		.scale = r->nhist ? r->scale : 0.0,
+		.total_time = total,
+		.total_samples = r->total_samples,
+	};
 	if (cg_profile_set_meta(p, "executable", r->executable) < 0 ||
-	    cg_profile_set_meta(p, "gmon.histogram", r->input_hist ? "1" : "0") < 0 ||
-	    cg_profile_set_meta(p, "gmon.arcs", r->input_arcs ? "1" : "0") < 0 ||
-	    cg_profile_set_meta(p, "gmon.bb", r->input_bb ? "1" : "0") < 0 ||
 	    set_meta_int(p, "hz", r->hz) < 0 ||
-	    cg_profile_set_meta(p, "gmon.dimension", r->dimen) < 0 ||
-	    cg_profile_set_meta(p, "gmon.dimension_abbrev", abbrev) < 0 ||
-	    set_meta_double(p, "gmon.scale", r->nhist ? r->scale : 0.0) < 0 ||
-	    set_meta_double(p, "gmon.total_time", total) < 0 ||
-	    set_meta_u64(p, "gmon.total_samples", r->total_samples) < 0 ||
-	    set_meta_int(p, "gmon.version", r->file_version) < 0)
+	    cg_profile_set_gmon_info(p, &info) < 0)
 		rc = cg_error_set(err, CG_ENOMEM, "%s: out of memory", r->executable);
 out:
 	free(time);

@@ -13,6 +13,7 @@
 #include <libxml/xmlreader.h>
 
 #include "callgraph.h"
+#include "hashmap.h"
 #include "xml_common.h"
 
 enum where { TOP, IN_ROOT, IN_PART, IN_TREE, DONE };
@@ -25,6 +26,19 @@ struct xr {
 	int rc;
 	enum where where;
 	int stage;             /* 0 meta, 1 events, 2 functions, 3 parts */
+	int seen_gmon;
+	/* gmon facts from the "gmon.*" metadata of files written before the
+	 * <gmon> element existed */
+	cg_gmon_info legacy_gmon;
+	char legacy_dimension[64], legacy_abbrev[8];
+	int legacy_seen;
+	int part_data;         /* the current part has had a non-<meta> child */
+	/* "fprof.part.N.*" metadata of old files: the parts come later */
+	struct legacy_part_meta {
+		unsigned part;
+		char *key, *value;
+	} *legacy_part;
+	size_t nlegacy_part, legacy_part_cap;
 	unsigned part;
 	int nparts;
 	size_t nev;
@@ -254,14 +268,189 @@ static int oom(struct xr *x)
 	return x->rc;
 }
 
+/* 1 if key was one of the old "gmon.*" keys (kept in x->legacy_gmon). */
+static int legacy_gmon_meta(struct xr *x, const char *k, const char *v)
+{
+	cg_gmon_info *g = &x->legacy_gmon;
+	if (strncmp(k, "gmon.", 5) != 0)
+		return 0;
+	k += 5;
+	int flag = strcmp(v, "1") == 0;
+	if (strcmp(k, "histogram") == 0)
+		g->has_histogram = flag;
+	else if (strcmp(k, "arcs") == 0)
+		g->has_arcs = flag;
+	else if (strcmp(k, "bb") == 0)
+		g->has_bb = flag;
+	else if (strcmp(k, "version") == 0)
+		g->version = (int)strtol(v, NULL, 10);
+	else if (strcmp(k, "scale") == 0)
+		g->scale = strtod(v, NULL);
+	else if (strcmp(k, "total_time") == 0)
+		g->total_time = strtod(v, NULL);
+	else if (strcmp(k, "total_samples") == 0)
+		g->total_samples = strtoull(v, NULL, 10);
+	else if (strcmp(k, "dimension") == 0)
+		snprintf(x->legacy_dimension, sizeof x->legacy_dimension, "%s", v);
+	else if (strcmp(k, "dimension_abbrev") == 0)
+		snprintf(x->legacy_abbrev, sizeof x->legacy_abbrev, "%s", v);
+	else
+		return 0;
+	/* as the gprof engine read them: histogram or arcs mark a gmon file */
+	if (strcmp(k, "histogram") == 0 || strcmp(k, "arcs") == 0)
+		x->legacy_seen = 1;
+	return 1;
+}
+
+/* 1 if key was an old "fprof.part.N.what" key (kept for the end). */
+static int legacy_part_meta(struct xr *x, const char *k, const char *v)
+{
+	if (strncmp(k, "fprof.part.", 11) != 0 || k[11] < '0' || k[11] > '9')
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long part = strtoul(k + 11, &end, 10);
+	if (errno || *end != '.' || !end[1] || part >= UINT32_MAX)
+		return 0;
+	if (x->nlegacy_part == x->legacy_part_cap) {
+		size_t cap = x->legacy_part_cap ? x->legacy_part_cap * 2 : 16;
+		struct legacy_part_meta *n = realloc(x->legacy_part, cap * sizeof *n);
+		if (!n)
+			return -1;
+		x->legacy_part = n;
+		x->legacy_part_cap = cap;
+	}
+	struct legacy_part_meta *m = &x->legacy_part[x->nlegacy_part];
+	m->part = (unsigned)part;
+	m->key = strdup(end + 1);
+	m->value = strdup(v);
+	if (!m->key || !m->value) {
+		free(m->key);
+		free(m->value);
+		return -1;
+	}
+	x->nlegacy_part++;
+	return 1;
+}
+
+static cg_fid fid_by_name(const cg_profile *p, const struct cg_hashmap *names, const char *s,
+			  size_t n)
+{
+	size_t cursor = 0;
+	uint32_t f;
+	while (cg_hashmap_next(names, cg_hash_bytes(CG_HASH_INIT, s, n), &cursor, &f)) {
+		const char *nm = cg_profile_function(p, f)->name;
+		if (strncmp(nm, s, n) == 0 && nm[n] == '\0')
+			return f;
+	}
+	return CG_NO_FUNC;
+}
+
+/* An old file's "fprof.part.N.rows" (one "caller TAB function TAB CNT TAB
+ * ACC TAB OWN" line per fprof row) becomes the arcs' self costs when it
+ * describes the part's arcs exactly, as the fprof writer then trusted it;
+ * otherwise OWN per caller comes from the tree. */
+static int legacy_rows(struct xr *x, unsigned part, const char *m, const struct cg_hashmap *names)
+{
+	size_t narcs = cg_profile_arc_count(x->p, part), n = 0;
+	int ev = cg_profile_find_event(x->p, "us");
+	if (ev < 0)
+		ev = 0;
+	if (narcs == 0 || x->nev == 0)
+		return 0;
+	int64_t *own = calloc(narcs, sizeof *own);
+	unsigned char *seen = calloc(narcs, 1);
+	int ok = own && seen, rc = ok ? 0 : CG_ENOMEM;
+	while (ok && *m) {
+		const char *t1 = strchr(m, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		if (!t2) {
+			ok = 0;
+			break;
+		}
+		char *e;
+		unsigned long long cnt = strtoull(t2 + 1, &e, 10);
+		long long acc = strtoll(e, &e, 10), o = strtoll(e, &e, 10);
+		cg_fid c = fid_by_name(x->p, names, m, (size_t)(t1 - m));
+		cg_fid f = fid_by_name(x->p, names, t1 + 1, (size_t)(t2 - t1 - 1));
+		long r = c == CG_NO_FUNC || f == CG_NO_FUNC ? -1 : cg_profile_find_arc(x->p, part, c, f);
+		const cg_arc *a = r >= 0 ? cg_profile_arc(x->p, part, (size_t)r) : NULL;
+		if (*e != '\n' || !a || seen[r] || a->count != cnt ||
+		    (a->inclusive ? a->inclusive[ev] : 0) != acc) {
+			ok = 0;
+			break;
+		}
+		seen[r] = 1;
+		own[r] = o;
+		n++;
+		m = e + 1;
+	}
+	for (size_t r = 0; ok && n == narcs && r < narcs && !rc; r++) {
+		cg_cost v[CG_MAX_EVENTS] = { 0 };
+		v[ev] = own[r];
+		rc = cg_profile_add_arc_self(x->p, part, r, v);
+	}
+	free(own);
+	free(seen);
+	return rc;
+}
+
+static int read_gmon(struct xr *x)
+{
+	if (x->seen_gmon)
+		return fail(x, "second <gmon> element");
+	x->seen_gmon = 1;
+	cg_gmon_info g = { 0 };
+	uint64_t version = 0, samples = 0;
+	char *records = get_string(x, "records");
+	char *dim = get_string(x, "dimension"), *abbrev = get_string(x, "dimension-abbrev");
+	int rc = x->rc;
+	if (!rc && (!records || !dim || !abbrev))
+		rc = fail(x, "<gmon> needs records, dimension and dimension-abbrev");
+	for (char *r = records; !rc && r && *r;) {
+		size_t n = strcspn(r, " ");
+		if (n == 9 && strncmp(r, "histogram", n) == 0)
+			g.has_histogram = 1;
+		else if (n == 4 && strncmp(r, "arcs", n) == 0)
+			g.has_arcs = 1;
+		else if (n == 2 && strncmp(r, "bb", n) == 0)
+			g.has_bb = 1;
+		else
+			rc = fail(x, "<gmon>: unknown record kind '%.*s'", (int)(n > 40 ? 40 : n), r);
+		r += n;
+		r += strspn(r, " ");
+	}
+	if (!rc && (need_u64(x, "version", INT32_MAX, &version) ||
+		    get_double(x, "scale", &g.scale) != 1 || get_double(x, "total-time", &g.total_time) != 1 ||
+		    need_u64(x, "total-samples", UINT64_MAX, &samples)))
+		rc = x->rc ? x->rc : fail(x, "<gmon> needs scale and total-time");
+	if (!rc) {
+		g.version = (int)version;
+		g.total_samples = samples;
+		g.dimension = dim;
+		g.dimension_abbrev = abbrev;
+		if (cg_profile_set_gmon_info(x->p, &g))
+			rc = oom(x);
+	}
+	free_string(records);
+	free_string(dim);
+	free_string(abbrev);
+	return rc;
+}
+
 static int read_meta(struct xr *x)
 {
 	char *k = get_string(x, "key"), *v = get_string(x, "value");
 	int rc = x->rc;
 	if (!rc && (!k || !v))
 		rc = fail(x, "<meta> needs key and value");
-	if (!rc && cg_profile_set_meta(x->p, k, v))
-		rc = oom(x);
+	if (!rc && x->where == IN_PART) {
+		if (cg_profile_set_part_meta(x->p, x->part, k, v))
+			rc = oom(x);
+	} else if (!rc && !legacy_gmon_meta(x, k, v)) {
+		int legacy = legacy_part_meta(x, k, v);
+		if (legacy < 0 || (!legacy && cg_profile_set_meta(x->p, k, v)))
+			rc = oom(x);
+	}
 	free_string(k);
 	free_string(v);
 	return rc;
@@ -426,6 +615,7 @@ static int start_part(struct xr *x)
 	if (rc)
 		return rc;
 	x->nparts++;
+	x->part_data = 0;
 	xmlChar *ex = xmlTextReaderGetAttribute(x->r, BAD_CAST "exact");
 	if (ex) {
 		int yes = strcmp((char *)ex, "yes") == 0;
@@ -486,17 +676,21 @@ static int read_arc(struct xr *x)
 {
 	cg_fid caller, callee;
 	uint64_t count, line = 0;
-	cg_cost c[CG_MAX_EVENTS];
+	cg_cost c[CG_MAX_EVENTS], self[CG_MAX_EVENTS];
 	if (need_fn(x, "caller", &caller) || need_fn(x, "callee", &callee) ||
 	    need_u64(x, "count", UINT64_MAX, &count))
 		return x->rc;
 	int r = get_costs(x, "inclusive", c);
-	if (r < 0 || get_u64(x, "line", UINT32_MAX, &line) < 0)
+	if (r < 0)
+		return x->rc;
+	int has_self = get_costs(x, "self", self);
+	if (has_self < 0 || get_u64(x, "line", UINT32_MAX, &line) < 0)
 		return x->rc;
 	if (cg_profile_find_arc(x->p, x->part, caller, callee) >= 0)
 		return fail(x, "arc %u -> %u listed twice", caller, callee);
 	size_t idx;
-	if (cg_profile_add_arc(x->p, x->part, caller, callee, count, r == 1 ? c : NULL, &idx))
+	if (cg_profile_add_arc(x->p, x->part, caller, callee, count, r == 1 ? c : NULL, &idx) ||
+	    (has_self == 1 && cg_profile_add_arc_self(x->p, x->part, idx, self)))
 		return oom(x);
 	cg_profile_arc(x->p, x->part, idx)->line = (uint32_t)line;
 	return 0;
@@ -553,10 +747,13 @@ static int element(struct xr *x, const char *name)
 		x->where = IN_ROOT;
 		return 0;
 	case IN_ROOT:
-		if (strcmp(name, "meta") == 0 && x->stage <= 0)
+		if (strcmp(name, "meta") == 0 && x->stage <= 0 && !x->seen_gmon)
 			return read_meta(x);
-		if (strcmp(name, "run") == 0 && x->stage <= 0 && !cg_profile_run_info(x->p))
+		if (strcmp(name, "run") == 0 && x->stage <= 0 && !cg_profile_run_info(x->p) &&
+		    !x->seen_gmon)
 			return read_run(x);
+		if (strcmp(name, "gmon") == 0 && x->stage <= 0)
+			return read_gmon(x);
 		if (strcmp(name, "event") == 0 && x->stage <= 1) {
 			x->stage = 1;
 			return read_event(x);
@@ -572,6 +769,9 @@ static int element(struct xr *x, const char *name)
 		}
 		return fail(x, "unexpected <%s> in <callgraph>", name);
 	case IN_PART:
+		if (strcmp(name, "meta") == 0 && !x->part_data)
+			return read_meta(x);
+		x->part_data = 1;
 		if (strcmp(name, "self") == 0)
 			return read_self(x);
 		if (strcmp(name, "total") == 0)
@@ -668,6 +868,37 @@ static int run(struct xr *x)
 	}
 	if (x->where != DONE)
 		return fail(x, x->where == TOP ? "no <callgraph> element" : "truncated document");
+	struct cg_hashmap names = { 0 };
+	for (size_t i = 0; i < x->nlegacy_part; i++) {
+		const struct legacy_part_meta *m = &x->legacy_part[i];
+		if (strcmp(m->key, "rows") != 0 || m->part >= cg_profile_part_count(x->p))
+			continue;
+		int rc = 0;
+		for (cg_fid f = (cg_fid)names.count; !rc && f < cg_profile_function_count(x->p); f++) {
+			const char *nm = cg_profile_function(x->p, f)->name;
+			rc = cg_hashmap_add(&names, cg_hash_bytes(CG_HASH_INIT, nm, strlen(nm)), f);
+		}
+		if (rc || (rc = legacy_rows(x, m->part, m->value, &names))) {
+			cg_hashmap_release(&names);
+			return oom(x);
+		}
+	}
+	cg_hashmap_release(&names);
+	for (size_t i = 0; i < x->nlegacy_part; i++) {
+		const struct legacy_part_meta *m = &x->legacy_part[i];
+		if (strcmp(m->key, "rows") == 0)
+			continue;
+		if (m->part < cg_profile_part_count(x->p) &&
+		    !cg_profile_part_meta(x->p, m->part, m->key) &&
+		    cg_profile_set_part_meta(x->p, m->part, m->key, m->value))
+			return oom(x);
+	}
+	if (x->legacy_seen && !x->seen_gmon) {
+		x->legacy_gmon.dimension = x->legacy_dimension[0] ? x->legacy_dimension : NULL;
+		x->legacy_gmon.dimension_abbrev = x->legacy_abbrev[0] ? x->legacy_abbrev : NULL;
+		if (cg_profile_set_gmon_info(x->p, &x->legacy_gmon))
+			return oom(x);
+	}
 	return 0;
 }
 
@@ -693,6 +924,11 @@ static int read_with(cg_profile **out, xmlTextReaderPtr r, const char *name, cg_
 	xmlSetGenericErrorFunc(&x, on_generic_error);
 	int rc = run(&x);
 	xmlFreeTextReader(r);
+	for (size_t i = 0; i < x.nlegacy_part; i++) {
+		free(x.legacy_part[i].key);
+		free(x.legacy_part[i].value);
+	}
+	free(x.legacy_part);
 	xmlSetGenericErrorFunc(old_ctx, old_func);
 	if (rc) {
 		cg_profile_free(x.p);

@@ -184,6 +184,28 @@ static void write_function(struct xw *x, const cg_function *fn, size_t id)
 	end(x);
 }
 
+/* The gmon reader's facts: the gprof engine needs them, exactly. */
+static void write_gmon(struct xw *x, const cg_gmon_info *gi)
+{
+	char records[32] = "";
+	size_t n = 0;
+	if (gi->has_histogram)
+		n += (size_t)snprintf(records + n, sizeof records - n, "%shistogram", n ? " " : "");
+	if (gi->has_arcs)
+		n += (size_t)snprintf(records + n, sizeof records - n, "%sarcs", n ? " " : "");
+	if (gi->has_bb)
+		snprintf(records + n, sizeof records - n, "%sbb", n ? " " : "");
+	start(x, "gmon");
+	attr_string(x, "records", records);
+	attr_u64(x, "version", (uint64_t)(gi->version < 0 ? 0 : gi->version));
+	attr_string(x, "dimension", gi->dimension);
+	attr_string(x, "dimension-abbrev", gi->dimension_abbrev);
+	attr_double(x, "scale", gi->scale);
+	attr_double(x, "total-time", gi->total_time);
+	attr_u64(x, "total-samples", gi->total_samples);
+	end(x);
+}
+
 static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 {
 	size_t nf = cg_profile_function_count(p);
@@ -193,6 +215,14 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 	attr_string(x, "name", name ? name : "");
 	if (exact)
 		check(x, xmlTextWriterWriteAttribute(x->w, BAD_CAST "exact", BAD_CAST "yes"));
+	for (size_t i = 0; i < cg_profile_part_meta_count(p, part); i++) {
+		const char *k, *v;
+		cg_profile_part_meta_at(p, part, i, &k, &v);
+		start(x, "meta");
+		attr_string(x, "key", k);
+		attr_string(x, "value", v);
+		end(x);
+	}
 	for (size_t f = 0; f < nf && x->nev; f++) {
 		const cg_cost *s = cg_profile_self(p, part, (cg_fid)f);
 		double ex = exact ? cg_profile_self_exact(p, part, (cg_fid)f) : 0;
@@ -226,6 +256,8 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 		attr_u64(x, "count", a->count);
 		if (a->inclusive)
 			attr_costs(x, "inclusive", a->inclusive);
+		if (a->self)
+			attr_costs(x, "self", a->self);
 		if (a->line)
 			attr_u64(x, "line", a->line);
 		end(x);
@@ -311,6 +343,9 @@ int cg_write_xml(const cg_profile *p, FILE *out, cg_error *err)
 		end(&x);
 	}
 	write_run(&x, cg_profile_run_info(p));
+	const cg_gmon_info *gi = cg_profile_gmon_info(p);
+	if (gi)
+		write_gmon(&x, gi);
 	for (size_t e = 0; e < x.nev; e++) {
 		const cg_event *ev = cg_profile_event(p, e);
 		start(&x, "event");

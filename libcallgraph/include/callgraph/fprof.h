@@ -28,15 +28,15 @@
  *    frames (self = OWN, calls = CNT; tail calls replace the frame's
  *    function, so they add siblings, not depth).  fprof's literal numbers
  *    are kept: `suspend` has self 0 and its waiting time as ACC.
- *  - OWN per (caller, function) has no slot in the model: it is kept in
- *    metadata "fprof.part.N.rows" (one "Caller TAB Func TAB CNT TAB ACC TAB
- *    OWN" line per row), used by the writer only while it matches the arcs.
+ *  - OWN per (caller, function) is the arc's own self cost (cg_arc.self,
+ *    cg_profile_add_arc_self), used by the writer when every arc of the
+ *    part has one.
  *  - Metadata: "fprof.first_ts", "fprof.last_ts" (trace timestamps in µs;
  *    their difference is fprof's total ACC), "fprof.messages",
  *    "fprof.unknown_messages", "fprof.incomplete" (why, when a partial
  *    trace was accepted), and per process record (processes spawned during
- *    the trace) "fprof.part.N.spawned_by", "fprof.part.N.spawned_as",
- *    "fprof.part.N.initial_calls" as Erlang term text.
+ *    the trace) the part's own metadata (cg_profile_part_meta)
+ *    "spawned_by", "spawned_as", "initial_calls" as Erlang term text.
  *
  * Output
  *  - cg_write_fprof_analysis() prints what fprof:analyse/1 prints for the
@@ -86,7 +86,7 @@ typedef struct cg_fprof_read_options {
 	 * per-function self costs and in the call tree, so self costs add up
 	 * to each process's traced wall time (docs/fprof.md; GC during a
 	 * suspension is then counted in both).  What fprof:analyse prints is
-	 * the same either way: OWN per row comes from fprof.part.N.rows. */
+	 * the same either way: OWN per row comes from the arcs' self costs. */
 	int suspend_self;
 } cg_fprof_read_options;
 

@@ -23,20 +23,12 @@
  *    Symbol specifications (-k, -q A/B ...) are NOT applied here.
  *  - Metadata:
  *      "executable"            the executable path as given
- *      "gmon.histogram"        "1" if any histogram record was read
- *      "gmon.arcs"             "1" if any arc record was read (BSD files: always)
- *      "gmon.bb"               "1" if any basic-block record was read
  *      "hz"                    samples per second ("0" without histogram)
- *      "gmon.dimension"        e.g. "seconds"
- *      "gmon.dimension_abbrev" e.g. "s"
- *      "gmon.scale"            gprof's hist_scale (UNITs per bin), "%.17g"
- *      "gmon.total_samples"    sum of all bin counts (decimal): gprof's
- *                              total_time before flat-table exclusions
- *      "gmon.total_time"       gprof's total_time in ticks after
- *                              opts->flat_filter, "%.17g" (exact: gprof's
- *                              interleaved order of operations)
- *      "gmon.version"          version of the last GNU file read (0 BSD)
- *    Doubles are written with "%.17g" so strtod() gives back the exact value.
+ *  - The gmon facts (cg_profile_gmon_info, callgraph/model.h): record
+ *    kinds read, dimension, gprof's hist_scale, total_samples (every bin
+ *    count: gprof's total_time before flat-table exclusions) and
+ *    total_time (in ticks after opts->flat_filter, exact: gprof's
+ *    interleaved order of operations), file version.
  *
  * Thread safety: a cg_gmon_reader belongs to one thread; different
  * readers may run in parallel (libbfd is initialised once per process).

@@ -24,21 +24,15 @@
  *  - Arcs in the order gprof tallies them (first appearance).  The arc
  *    tables (-k, -q A/B, -Q A/B) are applied here, as gprof applies them
  *    while tallying: a rejected arc is not counted in the callee's calls.
+ *  - The gmon facts (cg_profile_gmon_info), when the profile has them:
+ *    has_histogram / has_arcs say which sections have data, total_time is
+ *    the flat profile's denominator (default: the sum of self times),
+ *    scale the first histogram record's (granularity (long)scale * 2
+ *    bytes; default 0), dimension and its abbreviation (default "seconds",
+ *    "s").
  *  - Metadata (all optional):
  *      "hz"                   samples per second (decimal); overrides
  *                             1/unit_seconds.  "0" = arcs without histogram.
- *      "gmon.histogram"="1"   a histogram was read
- *      "gmon.arcs"="1"        arc records were read
- *      "gmon.total_time"      gprof's total_time in ticks after the flat
- *                             tables ("%.17g"; see cg_gprof_flat_filter)
- *      "gmon.total_samples"   else: sum of all histogram bin counts
- *                             (decimal), gprof's total_time before flat
- *                             exclusions; default: the sum of self times
- *      "gmon.scale"           the first histogram record's scale
- *                             (UNITs per bin, "%.17g"); granularity is
- *                             (long)scale * 2 bytes.  Default 0.
- *      "gmon.dimension"       dimension name ("seconds"); default "seconds"
- *      "gmon.dimension_abbrev" dimension letter ("s"); default "s"
  *      "gprof.source_files"   the source files in gprof's internal list
  *                             order (most recently seen in .symtab order
  *                             first), one per line; -A prints files in

@@ -87,6 +87,11 @@ typedef struct cg_arc {
 	cg_cost *inclusive;
 	uint32_t line;       /* call-site line in the caller's file, 0 unknown */
 	uint32_t reserved;
+	/* The callee's self cost while called from this caller (event
+	 * vector), or NULL when the input does not know it: fprof's OWN per
+	 * (caller, function) row.  Most inputs know self cost only per
+	 * function (cg_profile_self). */
+	cg_cost *self;
 } cg_arc;
 
 /* ---- call tree (calling-context tree) ------------------------------------ */
@@ -128,6 +133,33 @@ CG_EXTERN const char *cg_profile_meta(const cg_profile *profile, const char *key
 CG_EXTERN size_t cg_profile_meta_count(const cg_profile *profile);
 CG_EXTERN void cg_profile_meta_at(const cg_profile *profile, size_t i,
 				  const char **key, const char **value);
+
+/* ---- gmon histogram facts ----------------------------------------------- */
+
+/* What a gmon.out reader learnt beyond costs, in the exact form gprof
+ * computes with: the gprof engine needs these very doubles to print
+ * byte-identical reports.  Profiles from other inputs have none. */
+typedef struct cg_gmon_info {
+	int has_histogram;          /* a histogram record was read */
+	int has_arcs;               /* an arc record was read (BSD files: always) */
+	int has_bb;                 /* a basic-block record was read */
+	int version;                /* version of the last GNU file read, 0 BSD */
+	const char *dimension;      /* "seconds"; interned, never NULL once set */
+	const char *dimension_abbrev; /* "s" */
+	double scale;               /* gprof's hist_scale (UNITs per bin); 0 without histogram */
+	double total_time;          /* gprof's total_time in ticks after the flat
+				     * tables (interleaved order of operations) */
+	uint64_t total_samples;     /* sum of all bin counts: total_time before
+				     * flat-table exclusions */
+} cg_gmon_info;
+
+/* Copies *info into the profile (strings interned; NULL dimension strings
+ * become "seconds" and "s"); info NULL removes it.  0 or CG_ENOMEM. */
+CG_EXTERN int cg_profile_set_gmon_info(cg_profile *profile, const cg_gmon_info *info);
+/* NULL when the profile did not come from gmon.out (or a file that kept
+ * the facts, such as the XML image of one).  Borrowed, lives as long as
+ * the profile. */
+CG_EXTERN const cg_gmon_info *cg_profile_gmon_info(const cg_profile *profile);
 
 /* ---- what a collector says about its own run ------------------------------ *
  * A profiler that measures itself (our collector, in cgtree files) reports
@@ -206,6 +238,19 @@ CG_EXTERN int cg_profile_add_part(cg_profile *profile, const char *name, unsigne
 CG_EXTERN const char *cg_profile_part_name(const cg_profile *profile, unsigned part);
 CG_EXTERN int cg_profile_set_part_name(cg_profile *profile, unsigned part, const char *name);
 
+/* Key/value pairs of one part, e.g. the Erlang process record of an fprof
+ * part ("spawned_by", "spawned_as", "initial_calls").  They belong to the
+ * part, so they follow it through cg_profile_merge_into (parts matched by
+ * name) and the XML image.  A part has few of them: lookups scan. */
+CG_EXTERN int cg_profile_set_part_meta(cg_profile *profile, unsigned part, const char *key,
+				       const char *value);
+/* NULL when absent or part does not exist. */
+CG_EXTERN const char *cg_profile_part_meta(const cg_profile *profile, unsigned part,
+					   const char *key);
+CG_EXTERN size_t cg_profile_part_meta_count(const cg_profile *profile, unsigned part);
+CG_EXTERN void cg_profile_part_meta_at(const cg_profile *profile, unsigned part, size_t i,
+				       const char **key, const char **value);
+
 /* ---- self cost and per-function totals ----------------------------------- */
 
 /* Adds `costs` (an event vector) to the self cost of f in part. */
@@ -243,6 +288,13 @@ CG_EXTERN uint64_t cg_profile_calls(const cg_profile *profile, unsigned part, cg
 CG_EXTERN int cg_profile_add_arc(cg_profile *profile, unsigned part, cg_fid caller,
 				 cg_fid callee, uint64_t count, const cg_cost *inclusive,
 				 size_t *out_index);
+/* Adds `self` (an event vector) to the per-caller self cost of arc
+ * `index` of part (see cg_arc.self).  It does not change the callee's
+ * self cost: readers store that with cg_profile_add_self as well.  Part
+ * and profile merges add it up like the arcs' inclusive costs; transforms
+ * that rebuild arcs drop it. */
+CG_EXTERN int cg_profile_add_arc_self(cg_profile *profile, unsigned part, size_t index,
+				      const cg_cost *self);
 CG_EXTERN size_t cg_profile_arc_count(const cg_profile *profile, unsigned part);
 /* Borrowed, valid until the next arc is added to that part. */
 CG_EXTERN cg_arc *cg_profile_arc(const cg_profile *profile, unsigned part, size_t i);
