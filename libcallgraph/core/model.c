@@ -7,54 +7,8 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "arena.h"
 #include "hashmap.h"
-
-/* ---- arena -------------------------------------------------------------- */
-
-#define ARENA_CHUNK (64 * 1024)
-
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, size;
-	_Alignas(16) unsigned char data[];
-};
-
-static void *arena_alloc(struct arena_chunk **head, size_t size)
-{
-	size = (size + 15) & ~(size_t)15;
-	struct arena_chunk *c = *head;
-	if (!c || c->size - c->used < size) {
-		size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-		struct arena_chunk *n = malloc(sizeof *n + want);
-		if (!n)
-			return NULL;
-		n->size = want;
-		n->used = 0;
-		if (c && want != ARENA_CHUNK) {
-			/* A big block goes behind the current chunk so the
-			 * current one keeps serving small requests. */
-			n->next = c->next;
-			c->next = n;
-		} else {
-			n->next = c;
-			*head = n;
-		}
-		c = n;
-	}
-	void *p = c->data + c->used;
-	c->used += size;
-	memset(p, 0, size);
-	return p;
-}
-
-static void arena_free(struct arena_chunk *c)
-{
-	while (c) {
-		struct arena_chunk *n = c->next;
-		free(c);
-		c = n;
-	}
-}
 
 /* ---- growable arrays ------------------------------------------------------ */
 
@@ -98,7 +52,7 @@ struct meta {
 };
 
 struct cg_profile {
-	struct arena_chunk *arena;
+	cg_arena arena;
 	/* string table: open addressing over interned pointers */
 	const char **strings;
 	size_t nstrings, strcap;
@@ -123,7 +77,7 @@ static const cg_cost zero_costs[CG_MAX_EVENTS];
 
 void *cg_profile_alloc(cg_profile *p, size_t size)
 {
-	return arena_alloc(&p->arena, size);
+	return cg_arena_alloc(&p->arena, size);
 }
 
 int cg_profile_new(cg_profile **out)
@@ -165,7 +119,7 @@ void cg_profile_free(cg_profile *p)
 	free(p->funcs);
 	free(p->fn_slots);
 	free(p->meta);
-	arena_free(p->arena);
+	cg_arena_release(&p->arena);
 	free(p);
 }
 
@@ -214,7 +168,7 @@ const char *cg_profile_intern_len(cg_profile *p, const char *s, size_t len)
 		if (strncmp(t, s, len) == 0 && t[len] == '\0')
 			return t;
 	}
-	char *copy = arena_alloc(&p->arena, len + 1);
+	char *copy = cg_arena_alloc(&p->arena, len + 1);
 	if (!copy)
 		return NULL;
 	memcpy(copy, s, len);
@@ -595,7 +549,7 @@ void cg_profile_part_totals(const cg_profile *p, unsigned part, cg_cost *totals)
 static cg_cost *new_cost_vector(cg_profile *p)
 {
 	p->frozen = 1;
-	return arena_alloc(&p->arena, (p->nev ? p->nev : 1) * sizeof(cg_cost));
+	return cg_arena_alloc(&p->arena, (p->nev ? p->nev : 1) * sizeof(cg_cost));
 }
 
 int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid callee,
