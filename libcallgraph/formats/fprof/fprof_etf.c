@@ -48,7 +48,7 @@ static uint64_t be64(const uint8_t *p)
  * binary_to_term would inflate them (dbg never writes one). */
 static int bad_tag(uint8_t tag, const char **why)
 {
-	*why = tag == TAG_COMPRESSED ? "compressed term (tag 80), which fprof traces never contain"
+	*why = tag == TAG_COMPRESSED ? "compressed term (tag 80)"
 				     : "unsupported term tag";
 	return CG_EFORMAT;
 }
