@@ -822,18 +822,19 @@ static void stop(struct reader *r, const char *why, int close_stacks)
 	stop_at(r, why, r->offset, close_stacks);
 }
 
-/* A payload that is not one whole term in the external term format (a
- * compressed term, a header claiming 2^32 elements, bytes after the term)
- * is one binary_to_term rejects: an error at the offending byte, never a
- * message to skip.  1 when it stopped the reader. */
+/* A payload that does not start with a whole term in the external term
+ * format (a compressed term, a header claiming 2^32 elements) is one
+ * binary_to_term rejects: an error at the offending byte, never a message
+ * to skip.  (Bytes after a whole term binary_to_term ignores.)  1 when it
+ * stopped the reader. */
 static int stop_if_undecodable(struct reader *r, const uint8_t *payload, size_t n)
 {
 	const uint8_t *q = payload + 1, *end = payload + n;
 	const char *why = NULL;
-	if (cg_fprof_etf_skip(&q, end, &why) == 0 && q == end)
+	if (cg_fprof_etf_skip(&q, end, &why) == 0)
 		return 0;
 	char msg[160];
-	snprintf(msg, sizeof msg, "undecodable term: %s", why ? why : "bytes after the term");
+	snprintf(msg, sizeof msg, "undecodable term: %s", why);
 	stop_at(r, msg, r->offset + 5 + (uint64_t)(q - payload), 0);
 	return 1;
 }
