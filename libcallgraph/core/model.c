@@ -7,55 +7,9 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "arena.h"
 #include "hashmap.h"
 #include "model_merge.h"
-
-/* ---- arena -------------------------------------------------------------- */
-
-#define ARENA_CHUNK (64 * 1024)
-
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, size;
-	_Alignas(16) unsigned char data[];
-};
-
-static void *arena_alloc(struct arena_chunk **head, size_t size)
-{
-	size = (size + 15) & ~(size_t)15;
-	struct arena_chunk *c = *head;
-	if (!c || c->size - c->used < size) {
-		size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-		struct arena_chunk *n = malloc(sizeof *n + want);
-		if (!n)
-			return NULL;
-		n->size = want;
-		n->used = 0;
-		if (c && want != ARENA_CHUNK) {
-			/* A big block goes behind the current chunk so the
-			 * current one keeps serving small requests. */
-			n->next = c->next;
-			c->next = n;
-		} else {
-			n->next = c;
-			*head = n;
-		}
-		c = n;
-	}
-	void *p = c->data + c->used;
-	c->used += size;
-	memset(p, 0, size);
-	return p;
-}
-
-static void arena_free(struct arena_chunk *c)
-{
-	while (c) {
-		struct arena_chunk *n = c->next;
-		free(c);
-		c = n;
-	}
-}
 
 /* ---- growable arrays ------------------------------------------------------ */
 
@@ -101,7 +55,7 @@ struct part {
 };
 
 struct cg_profile {
-	struct arena_chunk *arena;
+	cg_arena arena;
 	/* string table: the interned strings, found by their cg_hash_bytes */
 	const char **strings;
 	size_t nstrings, strcap;
@@ -131,7 +85,7 @@ static const cg_cost zero_costs[CG_MAX_EVENTS];
 
 void *cg_profile_alloc(cg_profile *p, size_t size)
 {
-	return arena_alloc(&p->arena, size);
+	return cg_arena_alloc(&p->arena, size);
 }
 
 int cg_profile_new(cg_profile **out)
@@ -177,7 +131,7 @@ void cg_profile_free(cg_profile *p)
 	free(p->meta);
 	cg_hashmap_release(&p->meta_index);
 	free(p->run);
-	arena_free(p->arena);
+	cg_arena_release(&p->arena);
 	free(p);
 }
 
@@ -243,7 +197,7 @@ const char *cg_profile_intern_len(cg_profile *p, const char *s, size_t len)
 	if (p->nstrings >= UINT32_MAX - 1 ||
 	    grow((void **)&p->strings, &p->strcap, p->nstrings + 1, sizeof *p->strings))
 		return NULL;
-	char *copy = arena_alloc(&p->arena, len + 1);
+	char *copy = cg_arena_alloc(&p->arena, len + 1);
 	if (!copy || cg_hashmap_add(&p->string_index, h, (uint32_t)p->nstrings))
 		return NULL;
 	memcpy(copy, s, len);
@@ -316,7 +270,7 @@ int cg_profile_set_gmon_info(cg_profile *p, const cg_gmon_info *info)
 		cg_profile_intern(p, info->dimension_abbrev ? info->dimension_abbrev : "s");
 	if (!copy.dimension || !copy.dimension_abbrev)
 		return CG_ENOMEM;
-	if (!p->gmon && !(p->gmon = arena_alloc(&p->arena, sizeof *p->gmon)))
+	if (!p->gmon && !(p->gmon = cg_arena_alloc(&p->arena, sizeof *p->gmon)))
 		return CG_ENOMEM;
 	*p->gmon = copy;
 	return 0;
@@ -677,7 +631,7 @@ void cg_profile_part_totals(const cg_profile *p, unsigned part, cg_cost *totals)
 static cg_cost *new_cost_vector(cg_profile *p)
 {
 	p->frozen = 1;
-	return arena_alloc(&p->arena, (p->nev ? p->nev : 1) * sizeof(cg_cost));
+	return cg_arena_alloc(&p->arena, (p->nev ? p->nev : 1) * sizeof(cg_cost));
 }
 
 int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid callee,

@@ -6,6 +6,7 @@
 
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
+#include "fprof_trace_stream.h"
 
 /* The fprof reader's own callbacks, forwarded to the one diagnostics
  * channel of the read options. */
@@ -54,11 +55,12 @@ static int read_trace(const cg_format_ops *self, cg_profile **out, cg_source *sr
 	if (cg_source_path(src)) {
 		rc = cg_read_fprof_trace(p, cg_source_path(src), &fo, err);
 	} else {
-		const void *data;
-		size_t len;
-		rc = cg_source_slurp(src, &data, &len, 0, err);
+		/* pipes and devices are read as they come, never slurped: an
+		 * endless input stops at its first bad record */
+		FILE *f;
+		rc = cg_source_stream(src, &f, err);
 		if (!rc)
-			rc = cg_read_fprof_trace_buffer(p, data, len, cg_source_name(src), &fo, err);
+			rc = cg_read_fprof_trace_stream(p, f, cg_source_name(src), &fo, err);
 	}
 	if (rc) {
 		cg_profile_free(p);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "callgraph/common.h"
+#include "arena.h"
 
 /* Saturating sums: costs from corrupt inputs must not overflow. */
 static inline void fprof_add_sat(int64_t *a, int64_t v)
@@ -29,14 +30,23 @@ static inline void fprof_add_sat(int64_t *a, int64_t v)
 
 /* ---- arena ------------------------------------------------------------------ */
 
-struct fprof_arena_chunk;
-typedef struct fprof_arena {
-	struct fprof_arena_chunk *head;
-} fprof_arena;
+/* The library's arena (core/arena.h) under the names the fprof code uses. */
+typedef cg_arena fprof_arena;
 
-void *cg_fprof_arena_alloc(fprof_arena *a, size_t size);   /* zeroed; NULL on ENOMEM */
-char *cg_fprof_arena_strdup(fprof_arena *a, const char *s, size_t len);
-void cg_fprof_arena_release(fprof_arena *a);
+static inline void *cg_fprof_arena_alloc(fprof_arena *a, size_t size)   /* zeroed; NULL on ENOMEM */
+{
+	return cg_arena_alloc(a, size);
+}
+
+static inline char *cg_fprof_arena_strdup(fprof_arena *a, const char *s, size_t len)
+{
+	return cg_arena_strdup(a, s, len);
+}
+
+static inline void cg_fprof_arena_release(fprof_arena *a)
+{
+	cg_arena_release(a);
+}
 
 /* ---- growable byte buffer ------------------------------------------------------ */
 

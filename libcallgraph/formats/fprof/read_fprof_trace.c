@@ -22,6 +22,7 @@
 #include "callgraph.h"
 #include "fprof_profile.h"
 #include "fprof_model.h"
+#include "fprof_trace_stream.h"
 #include "options.h"
 
 /* ---- raw-bytes cache (encoded term -> id) ------------------------------------- */
@@ -800,18 +801,42 @@ static void warn(struct reader *r, const char *fmt, const char *a, unsigned long
 	r->opts->warn(r->opts->warn_ctx, msg);
 }
 
-/* fprof stops at its first bad message; we remember why and stop too. */
-static void stop(struct reader *r, const char *why, int close_stacks)
+/* fprof stops at its first bad message; we remember why and stop too
+ * (and read no further: an endless input ends here).  `offset` is the
+ * byte the problem was found at. */
+static void stop_at(struct reader *r, const char *why, uint64_t offset, int close_stacks)
 {
 	if (r->stopped)
 		return;
 	r->stopped = 1;
 	snprintf(r->stop_msg, sizeof r->stop_msg, "%s at byte offset %llu (record %llu)", why,
-		 (unsigned long long)r->offset, (unsigned long long)r->records + 1);
+		 (unsigned long long)offset, (unsigned long long)r->records + 1);
 	/* after a data error fprof closes the open stacks at the last good
 	 * timestamp; after a reader error (truncation) it does not */
 	if (close_stacks && r->st.have_first)
 		cg_fp_finish(&r->st, r->st.last_ts);
+}
+
+static void stop(struct reader *r, const char *why, int close_stacks)
+{
+	stop_at(r, why, r->offset, close_stacks);
+}
+
+/* A payload that does not start with a whole term in the external term
+ * format (a compressed term, a header claiming 2^32 elements) is one
+ * binary_to_term rejects: an error at the offending byte, never a message
+ * to skip.  (Bytes after a whole term binary_to_term ignores.)  1 when it
+ * stopped the reader. */
+static int stop_if_undecodable(struct reader *r, const uint8_t *payload, size_t n)
+{
+	const uint8_t *q = payload + 1, *end = payload + n;
+	const char *why = NULL;
+	if (cg_fprof_etf_skip(&q, end, &why) == 0)
+		return 0;
+	char msg[160];
+	snprintf(msg, sizeof msg, "undecodable term: %s", why);
+	stop_at(r, msg, r->offset + 5 + (uint64_t)(q - payload), 0);
+	return 1;
 }
 
 /* get_ts for a timestamp that must end exactly at `end`, its integers in
@@ -899,6 +924,8 @@ static void record(struct reader *r, const uint8_t *p, size_t n)
 		return;
 	if (r->st.oom)
 		return;
+	if ((rc == TR_BAD || rc == TR_UNKNOWN) && stop_if_undecodable(r, p, n))
+		return;
 	if (rc == TR_BAD) {
 		stop(r, "corrupt record: malformed trace message", 0);
 	} else if (rc == TR_FPROF_ERR) {
@@ -919,7 +946,7 @@ static void record(struct reader *r, const uint8_t *p, size_t n)
 static size_t feed(struct reader *r, const uint8_t *buf, size_t len)
 {
 	size_t pos = 0;
-	while (len - pos >= 5 && !r->st.oom) {
+	while (len - pos >= 5 && !r->st.oom && !r->stopped) {
 		uint8_t op = buf[pos];
 		uint32_t size = rd32(buf + pos + 1);
 		if (op == 1) {
@@ -1012,7 +1039,7 @@ int cg_read_fprof_trace_buffer(cg_profile *profile, const void *data, size_t len
 	}
 	const uint8_t *b = data;
 	size_t used = feed(&r, b, len);
-	if (!r.st.oom && len - used >= 5 && b[used] != 0 && b[used] != 1) {
+	if (!r.st.oom && !r.stopped && len - used >= 5 && b[used] != 0 && b[used] != 1) {
 		rc = bad_tag(&r, b + used, err);
 	} else {
 		const char *trunc = used < len ? (len - used < 5 ? "truncated record header" : "truncated record payload") : NULL;
@@ -1074,11 +1101,11 @@ static int read_mapped(struct reader *r, int fd, uint64_t total, const char **tr
 		size_t used = feed(r, p, avail);
 		size_t rest = avail - used;
 		done += used;
-		int bad = !r->st.oom && rest >= 5 && p[used] != 0 && p[used] != 1;
+		int bad = !r->st.oom && !r->stopped && rest >= 5 && p[used] != 0 && p[used] != 1;
 		uint32_t size = rest >= 5 ? rd32(p + used + 1) : 0;
 		int rc = bad ? bad_tag(r, p + used, err) : 0;
 		munmap(m, map_len);
-		if (rc || r->st.oom)
+		if (rc || r->st.oom || r->stopped)
 			return rc;
 		if (done == total)
 			break;
@@ -1109,7 +1136,28 @@ static int read_mapped(struct reader *r, int fd, uint64_t total, const char **tr
  * The buffer only grows to the largest record; a partial record at its end
  * is moved to the front before the next read. */
 
-static int read_stream(struct reader *r, int fd, uint64_t total, const char **trunc, cg_error *err)
+/* One read(2) from fd, or one fread from f when it is not NULL: bytes
+ * read, 0 at the end, -1 with errno on an error. */
+static ssize_t read_some(int fd, FILE *f, void *buf, size_t n)
+{
+	if (!f) {
+		ssize_t got;
+		do
+			got = read(fd, buf, n);
+		while (got < 0 && errno == EINTR);
+		return got;
+	}
+	size_t got = fread(buf, 1, n, f);
+	if (got == 0 && ferror(f)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return (ssize_t)got;
+}
+
+static int read_stream(struct reader *r, int fd, FILE *f, uint64_t total, const char **trunc,
+		       cg_error *err)
 {
 	const cg_fprof_read_options *opts = r->opts;
 	size_t cap = 1 << 22, have = 0;
@@ -1130,10 +1178,8 @@ static int read_stream(struct reader *r, int fd, uint64_t total, const char **tr
 			buf = nb;
 			cap = ncap;
 		}
-		ssize_t n = read(fd, buf + have, cap - have);
+		ssize_t n = read_some(fd, f, buf + have, cap - have);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
 			rc = cg_error_set(err, CG_EIO, "%s: read error at byte offset %llu: %s", r->name,
 					  (unsigned long long)(done + have), strerror(errno));
 			break;
@@ -1145,7 +1191,7 @@ static int read_stream(struct reader *r, int fd, uint64_t total, const char **tr
 		}
 		have += (size_t)n;
 		size_t used = feed(r, buf, have);
-		if (r->st.oom)
+		if (r->st.oom || r->stopped)
 			break;
 		if (have - used >= 5 && buf[used] != 0 && buf[used] != 1) {
 			rc = bad_tag(r, buf + used, err);
@@ -1197,7 +1243,7 @@ int cg_read_fprof_trace(cg_profile *profile, const char *path, const cg_fprof_re
 			goto done;
 		rc = 0;   /* cannot map: read it */
 	}
-	rc = rc ? rc : read_stream(&r, fd, total, &trunc, err);
+	rc = rc ? rc : read_stream(&r, fd, NULL, total, &trunc, err);
 done:
 	if (fd)
 		close(fd);
@@ -1205,6 +1251,26 @@ done:
 		rc = finish(&r, profile, trunc, err);
 	if (!rc && opts && opts->progress)
 		opts->progress(opts->progress_ctx, total ? total : r.offset, total);
+	reader_release(&r);
+	return rc;
+}
+
+int cg_read_fprof_trace_stream(cg_profile *profile, FILE *f, const char *name,
+			       const cg_fprof_read_options *opts, cg_error *err)
+{
+	if (CG_CHECK_OPTIONS(opts, CG_FPROF_READ_OPTIONS_VERSION, "cg_fprof_read_options", err))
+		return CG_EUSAGE;
+	struct reader r;
+	reader_init(&r, name ? name : "-", opts);
+	int rc = cg_fp_init(&r.st);
+	if (rc)
+		rc = cg_error_set(err, rc, "%s: out of memory", r.name);
+	const char *trunc = NULL;
+	rc = rc ? rc : read_stream(&r, -1, f, 0, &trunc, err);
+	if (!rc)
+		rc = finish(&r, profile, trunc, err);
+	if (!rc && opts && opts->progress)
+		opts->progress(opts->progress_ctx, r.offset, 0);
 	reader_release(&r);
 	return rc;
 }
