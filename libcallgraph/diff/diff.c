@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "diff_internal.h"
 #include "options.h"
 
@@ -35,17 +36,7 @@ static uint64_t identity_hash(const char *name, const char *object, const char *
 
 static int grow_array(void **ptr, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*ptr, n * elem);
-	if (!p)
-		return CG_ENOMEM;
-	*ptr = p;
-	*cap = n;
-	return 0;
+	return cg_array_grow(ptr, cap, need, elem, 64);
 }
 
 static const char *own_string(cg_diff *d, const char *prefix, const char *name,

@@ -14,6 +14,7 @@
 
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
+#include "checked.h"
 
 /* The built-in families' tables (defined in their own folders). */
 extern const cg_format_ops cg_fmt_gmon, cg_fmt_cgtree, cg_fmt_fprof_trace, cg_fmt_xml,
@@ -263,6 +264,10 @@ static int read_sources(cg_profile **out, cg_source *const *srcs, size_t count,
 				    .index = 0, .count = count };
 		cg_diag_emit(opts, &d);
 		rc = first->read_many(first, out, srcs, count, opts, err);
+		if (!rc && (rc = cg_profile_check_sums(*out, cg_source_name(srcs[0]), err))) {
+			cg_profile_free(*out);
+			*out = NULL;
+		}
 		return name_error(rc, count == 1 ? cg_source_name(srcs[0]) : NULL, err);
 	}
 	cg_profile *acc = NULL;
@@ -272,6 +277,11 @@ static int read_sources(cg_profile **out, cg_source *const *srcs, size_t count,
 				    .index = i, .count = count };
 		cg_diag_emit(opts, &d);
 		rc = first->read(first, &p, srcs[i], opts, err);
+		/* exact or refused: every later sum over p fits (checked.h) */
+		if (!rc && (rc = cg_profile_check_sums(p, cg_source_name(srcs[i]), err))) {
+			cg_profile_free(p);
+			p = NULL;
+		}
 		if (rc) {
 			cg_profile_free(acc);
 			return name_error(rc, cg_source_name(srcs[i]), err);

@@ -481,7 +481,11 @@ static int cost_line(struct cr *c, const char *s)
 		return fail(c, "cost line before any fn= line");
 	if (pending == CALL_COST) {
 		size_t idx;
-		if (cg_profile_add_arc(c->p, c->part, c->fn, c->callee, c->call_count, costs, &idx))
+		int rc = cg_profile_add_arc(c->p, c->part, c->fn, c->callee, c->call_count, costs, &idx);
+		if (rc == CG_EFORMAT)
+			return fail(c, "call count or inclusive cost of the call to %s sums past 2^63-1",
+				    cg_profile_function(c->p, c->callee)->name);
+		if (rc)
 			return oom(c);
 		cg_arc *a = cg_profile_arc(c->p, c->part, idx);
 		if (!a->line)
@@ -491,7 +495,10 @@ static int cost_line(struct cr *c, const char *s)
 		c->cob = c->cfi = NULL;
 		return 0;
 	}
-	if (cg_profile_add_self(c->p, c->part, c->fn, costs))
+	int rc = cg_profile_add_self(c->p, c->part, c->fn, costs);
+	if (rc == CG_EFORMAT)
+		return fail(c, "self cost of %s sums past 2^63-1", cg_profile_function(c->p, c->fn)->name);
+	if (rc)
 		return oom(c);
 	cg_function *fn = cg_profile_function(c->p, c->fn);
 	if (!fn->line && !c->in_inline)
