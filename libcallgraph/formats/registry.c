@@ -369,11 +369,23 @@ static const cg_format_ops *writer(const char *name, const cg_write_options *opt
 	return f;
 }
 
+/* A profile without events has no costs to report: only a writer that
+ * says it carries one gets it; every other output is refused alike. */
+static int check_events(const cg_profile *p, const cg_format_ops *f, cg_error *err)
+{
+	if (cg_profile_event_count(p) > 0 || (f->flags & CG_FORMAT_WRITES_NO_EVENTS))
+		return 0;
+	return cg_error_set(err, CG_EFORMAT,
+			    "the profile has no events: nothing to write as %s (xml keeps it)", f->name);
+}
+
 int cg_write(const cg_profile *p, const char *format, FILE *out, const cg_write_options *opts,
 	     cg_error *err)
 {
 	int rc;
 	const cg_format_ops *f = writer(format, opts, err, &rc);
+	if (!rc)
+		rc = check_events(p, f, err);
 	return rc ? rc : f->write(f, p, out, opts, err);
 }
 
@@ -382,7 +394,7 @@ int cg_write_file(const cg_profile *p, const char *format, const char *path,
 {
 	int rc;
 	const cg_format_ops *f = writer(format, opts, err, &rc);
-	if (rc)
+	if (rc || (rc = check_events(p, f, err)))
 		return rc;
 	cg_output *o;
 	if ((rc = cg_output_open(&o, path, err)) != 0)
