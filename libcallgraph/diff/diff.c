@@ -299,6 +299,16 @@ static int match_events(cg_diff *d, cg_error *err)
 		int j = cg_profile_find_event(n, ev->name);
 		if (j < 0)
 			continue;
+		/* fail closed: a NaN or infinite unit would make every
+		 * threshold comparison false, so no rule could ever fire */
+		for (int s = 0; s < 2; s++) {
+			double u = cg_profile_event(s ? n : b, s ? (size_t)j : e)->unit_seconds;
+			if (!isfinite(u) || u < 0)
+				return cg_error_set(err, CG_EFORMAT,
+						    "%s profile: event %s has unit %g seconds; a diff needs "
+						    "a finite, non-negative unit",
+						    s ? "new" : "base", ev->name, u);
+		}
 		d->side[0].ev[d->nev] = (int)e;
 		d->side[1].ev[d->nev] = j;
 		d->events[d->nev] = ev;
@@ -495,6 +505,9 @@ int cg_diff_new(cg_diff **out, const cg_profile *base, const cg_profile *new_pro
 	if (opts && opts->version != CG_DIFF_OPTIONS_VERSION)
 		return cg_error_set(err, CG_EUSAGE, "cg_diff_new: unknown options version %u",
 				    opts->version);
+	if (opts && (isnan(opts->z) || isinf(opts->z) || opts->z < 0))
+		return cg_error_set(err, CG_EUSAGE, "noise z %g: expected a finite positive number "
+				    "(0 for the default)", opts->z);
 	cg_diff *d = calloc(1, sizeof *d);
 	if (!d)
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
