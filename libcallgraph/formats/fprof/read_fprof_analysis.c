@@ -91,7 +91,8 @@ static int func_of(struct ar *a, const fprof_term *t, cg_fid *out)
 	return rc;
 }
 
-/* {Name, CNT, ACC, OWN} */
+/* {Name, CNT, ACC, OWN}: -1 when malformed, -2 when ACC (inclusive time,
+ * never below zero in fprof's own output) is negative. */
 static int row_of(const fprof_term *t, const fprof_term **name, uint64_t *cnt, int64_t *acc,
 		  int64_t *own)
 {
@@ -105,7 +106,7 @@ static int row_of(const fprof_term *t, const fprof_term **name, uint64_t *cnt, i
 		*acc = 0;   /* process headers print `undefined` */
 	else if (us_of(&t->u.e[2], acc))
 		return -1;
-	return 0;
+	return *acc < 0 ? -2 : 0;
 }
 
 static int set_part_meta(struct ar *a, const char *what, const fprof_term *t)
@@ -127,8 +128,9 @@ static int section(struct ar *a, const fprof_term *t, const char *at)
 	const fprof_term *name;
 	uint64_t cnt;
 	int64_t acc, own;
-	if (row_of(&t->u.e[0], &name, &cnt, &acc, &own))
-		return bad(a, at, "malformed section header");
+	int r = row_of(&t->u.e[0], &name, &cnt, &acc, &own);
+	if (r)
+		return bad(a, at, r == -2 ? "negative ACC in section header" : "malformed section header");
 	if (name->kind == FT_ATOM && name->n == 6 && memcmp(name->u.s, "totals", 6) == 0) {
 		a->in_details = 0;
 		a->part = -1;
@@ -225,8 +227,9 @@ static int paragraph(struct ar *a, unsigned part, const fprof_term *t, const cha
 	if (t->kind == FT_TUPLE && t->n == 4) {
 		/* no_callers line: per-function sums only */
 		cg_fid f;
-		if (row_of(t, &name, &cnt, &acc, &own))
-			return bad(a, at, "malformed function line");
+		int r = row_of(t, &name, &cnt, &acc, &own);
+		if (r)
+			return bad(a, at, r == -2 ? "negative ACC in function line" : "malformed function line");
 		if ((rc = func_of(a, name, &f)) || !rows)
 			return rc;
 		cg_cost vec[CG_MAX_EVENTS] = { 0 };
@@ -238,8 +241,9 @@ static int paragraph(struct ar *a, unsigned part, const fprof_term *t, const cha
 	if (t->kind != FT_TUPLE || t->n != 3 || (t->u.e[0].kind != FT_LIST && t->u.e[0].kind != FT_NIL))
 		return bad(a, at, "malformed paragraph");
 	cg_fid func;
-	if (row_of(&t->u.e[1], &name, &cnt, &acc, &own))
-		return bad(a, at, "malformed marked row");
+	int r = row_of(&t->u.e[1], &name, &cnt, &acc, &own);
+	if (r)
+		return bad(a, at, r == -2 ? "negative ACC in marked row" : "malformed marked row");
 	if ((rc = func_of(a, name, &func)))
 		return rc;
 	if (!rows)
@@ -252,8 +256,8 @@ static int paragraph(struct ar *a, unsigned part, const fprof_term *t, const cha
 		cg_fid c;
 		uint64_t rc_cnt;
 		int64_t r_acc, r_own;
-		if (row_of(&callers->u.e[i], &name, &rc_cnt, &r_acc, &r_own))
-			return bad(a, at, "malformed caller row");
+		if ((r = row_of(&callers->u.e[i], &name, &rc_cnt, &r_acc, &r_own)))
+			return bad(a, at, r == -2 ? "negative ACC in caller row" : "malformed caller row");
 		if ((rc = func_of(a, name, &c)) || (rc = add_row(a, part, c, func, rc_cnt, r_acc, r_own)))
 			return rc;
 	}
