@@ -407,7 +407,10 @@ static int read_self(struct xr *x)
 	double ex;
 	if (need_fn(x, "fn", &f) || get_costs(x, "costs", c) != 1)
 		return x->rc ? x->rc : fail(x, "<self> has no costs");
-	if (cg_profile_add_self(x->p, x->part, f, c))
+	int rc = cg_profile_add_self(x->p, x->part, f, c);
+	if (rc == CG_EFORMAT)
+		return fail(x, "self costs of function %u sum past 2^63-1", f);
+	if (rc)
 		return oom(x);
 	int r = get_double(x, "exact", &ex);
 	if (r < 0)
@@ -456,7 +459,7 @@ static int read_arc(struct xr *x)
 		return fail(x, "arc %u -> %u listed twice", caller, callee);
 	size_t idx;
 	if (cg_profile_add_arc(x->p, x->part, caller, callee, count, r == 1 ? c : NULL, &idx))
-		return oom(x);
+		return oom(x);   /* a new arc: its sums cannot overflow */
 	cg_profile_arc(x->p, x->part, idx)->line = (uint32_t)line;
 	return 0;
 }
