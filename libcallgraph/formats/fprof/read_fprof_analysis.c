@@ -250,6 +250,16 @@ static int paragraph(struct ar *a, unsigned part, const fprof_term *t, const cha
 		return 0;
 	if ((rc = add_sums(a, part, func, cnt, acc, own)))
 		return rc;
+	/* the called list repeats rows the callees' paragraphs hold; it is
+	 * not read, but a negative ACC there is refused all the same */
+	const fprof_term *called = &t->u.e[2];
+	for (uint32_t i = 0; called->kind == FT_LIST && i < called->n; i++) {
+		const fprof_term *cn;
+		uint64_t c_cnt;
+		int64_t c_acc, c_own;
+		if (row_of(&called->u.e[i], &cn, &c_cnt, &c_acc, &c_own) == -2)
+			return bad(a, at, "negative ACC in called row");
+	}
 	const fprof_term *callers = &t->u.e[0];
 	uint32_t n = callers->kind == FT_LIST ? callers->n : 0;
 	for (uint32_t i = 0; i < n; i++) {
