@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "checked.h"
 #include "fprof_model.h"
 #include "fprof_term.h"
 
@@ -35,6 +36,7 @@ struct ar {
 	int used_part0;
 	cg_fid undef;
 	cg_error *err;
+	int reported;       /* bad() wrote the message of the current error */
 	fprof_buf rows;     /* the current part's rows, see cg_fprof_rows_store */
 	int rows_part;
 };
@@ -55,6 +57,7 @@ static int bad(struct ar *a, const char *at, const char *why)
 	size_t line = 1;
 	for (const char *c = a->base; c < at; c++)
 		line += *c == '\n';
+	a->reported = 1;
 	return cg_error_set(a->err, CG_EFORMAT, "%s:%zu: %s", a->name, line, why);
 }
 
@@ -210,15 +213,32 @@ static int add_sums(struct ar *a, unsigned part, cg_fid f, uint64_t cnt, int64_t
 	uint64_t c0 = cg_profile_calls(a->p, part, f);
 	const cg_cost *i0 = cg_profile_inclusive(a->p, part, f);
 	vec[a->ev] = acc;
-	if (i0)
-		fprof_add_sat(&vec[a->ev], i0[a->ev]);
-	int rc = cg_profile_set_calls(a->p, part, f, cnt + (c0 == UINT64_MAX ? 0 : c0));
+	/* exact or refused (checked.h): no saturated sums */
+	if ((i0 && cg_checked_add_cost(&vec[a->ev], i0[a->ev])) ||
+	    (c0 != UINT64_MAX && (cg_checked_add_u64(&cnt, c0) || cnt == UINT64_MAX)))
+		return CG_EFORMAT;
+	int rc = cg_profile_set_calls(a->p, part, f, cnt);
 	if (!rc)
 		rc = cg_profile_set_inclusive(a->p, part, f, vec);
 	return rc;
 }
 
+static int paragraph_rows(struct ar *a, unsigned part, const fprof_term *t, const char *at,
+			  int rows);
+
+/* A sum the model refuses (CG_EFORMAT without a message of ours) is
+ * reported at the paragraph that caused it. */
 static int paragraph(struct ar *a, unsigned part, const fprof_term *t, const char *at, int rows)
+{
+	a->reported = 0;
+	int rc = paragraph_rows(a, part, t, at, rows);
+	if (rc == CG_EFORMAT && !a->reported)
+		return bad(a, at, "times or call counts sum past 2^63-1");
+	return rc;
+}
+
+static int paragraph_rows(struct ar *a, unsigned part, const fprof_term *t, const char *at,
+			  int rows)
 {
 	const fprof_term *name;
 	uint64_t cnt;
