@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
 #include "callgrind_read.h"
@@ -182,14 +183,8 @@ static int parse_name(struct cr *c, struct names *t, const char *kind, const cha
 			*out = name;
 			return 0;
 		}
-		if (t->n == t->cap) {
-			size_t cap = t->cap ? t->cap * 2 : 64;
-			const char **v = realloc(t->v, cap * sizeof *v);
-			if (!v)
-				return oom(c);
-			t->v = v;
-			t->cap = cap;
-		}
+		if (cg_array_grow((void **)&t->v, &t->cap, t->n + 1, sizeof *t->v, 64))
+			return oom(c);
 		t->v[t->n] = name;
 		if (cg_hashmap_put(&t->ids, id, (uint32_t)t->n))
 			return oom(c);
