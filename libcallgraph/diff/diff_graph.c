@@ -227,6 +227,15 @@ int cg_diff_propagate(const cg_profile *p, unsigned part, cg_cost *out, cg_error
 					acc[e] += share * total[(size_t)comp[w] * nev + e];
 			}
 			for (size_t e = 0; e < nev; e++) {
+				/* 2^63 and beyond has no cg_cost: refused, not
+				 * rounded to whatever llround gives */
+				if (!(fabs(acc[e]) < 9223372036854775808.0)) {
+					rc = cg_error_set(err, CG_EFORMAT,
+							  "the inclusive cost of %s does not fit in 64 "
+							  "bits; refusing to compare",
+							  cg_profile_function(p, v)->name);
+					goto out;
+				}
 				t[e] += acc[e];
 				out[(size_t)v * nev + e] = (cg_cost)llround(acc[e]);
 			}
