@@ -7,6 +7,7 @@
  * (or an output that could not be written).  See cgdiff(1).
  */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,7 +129,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'z':
 			errno = 0;
 			a->dopts.z = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !(a->dopts.z > 0)) {
+			if (end == optarg || *end || errno || !(a->dopts.z > 0) || isinf(a->dopts.z)) {
 				fprintf(stderr, "%s: --noise-z: expected a positive number, got '%s'\n",
 					prog, optarg);
 				return -1;

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callgraph.h"
 #include "arena.h"
+#include "checked.h"
 #include "hashmap.h"
 #include "model_merge.h"
 
@@ -15,18 +17,7 @@
 
 static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 16;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*ptr, n * elem);
-	if (!p)
-		return CG_ENOMEM;
-	memset((char *)p + *cap * elem, 0, (n - *cap) * elem);
-	*ptr = p;
-	*cap = n;
-	return 0;
+	return cg_array_grow(ptr, cap, need, elem, 16);
 }
 
 /* ---- the profile ------------------------------------------------------------ */
@@ -469,10 +460,13 @@ static int part_cover(cg_profile *p, struct part *pt)
 		return 0;
 	size_t cap = pt->fcap, nev = p->nev ? p->nev : 1;
 	size_t need = p->nfuncs ? p->nfuncs : 1;
-	size_t n = cap ? cap : 64;
+	size_t n = cap ? cap : 64, bytes;
 	while (n < need)
 		n *= 2;
-	cg_cost *self = realloc(pt->self, n * nev * sizeof *self);
+	/* n * nev * sizeof(cg_cost) bounds every array below */
+	if (n < cap || cg_checked_mul_size(n, nev * sizeof(cg_cost), &bytes))
+		return CG_ENOMEM;
+	cg_cost *self = realloc(pt->self, bytes);
 	if (!self)
 		return CG_ENOMEM;
 	memset(self + cap * nev, 0, (n - cap) * nev * sizeof *self);
@@ -485,7 +479,7 @@ static int part_cover(cg_profile *p, struct part *pt)
 		pt->exact = e;
 	}
 	if (pt->incl) {
-		cg_cost *in = realloc(pt->incl, n * nev * sizeof *in);
+		cg_cost *in = realloc(pt->incl, bytes);
 		unsigned char *k = realloc(pt->incl_known, n);
 		if (in)
 			pt->incl = in;
@@ -522,9 +516,9 @@ int cg_profile_add_self(cg_profile *p, unsigned part, cg_fid f, const cg_cost *c
 	struct part *pt = part_for_write(p, part, f);
 	if (!pt)
 		return part < p->nparts && f < p->nfuncs ? CG_ENOMEM : CG_EUSAGE;
-	cg_cost *s = pt->self + (size_t)f * p->nev;
-	for (size_t e = 0; e < p->nev; e++)
-		s[e] += costs[e];
+	/* exact or refused: a sum past 2^63-1 leaves the costs as they were */
+	if (cg_checked_add_costs(pt->self + (size_t)f * p->nev, costs, p->nev))
+		return CG_EFORMAT;
 	return 0;
 }
 
@@ -616,14 +610,49 @@ uint64_t cg_profile_calls(const cg_profile *p, unsigned part, cg_fid f)
 	return pt->calls && f < pt->fcap ? pt->calls[f] : UINT64_MAX;
 }
 
+int cg_profile_checked_totals(const cg_profile *p, unsigned part, cg_cost *totals)
+{
+	memset(totals, 0, p->nev * sizeof *totals);
+	for (cg_fid f = 0; f < p->nfuncs; f++)
+		if (cg_checked_add_costs(totals, cg_profile_self(p, part, f), p->nev))
+			return CG_EFORMAT;
+	return 0;
+}
+
+/* The readers refuse profiles whose totals do not fit
+ * (cg_profile_check_sums), so on a profile read from a file this is
+ * exact; on one built by hand past 2^63-1 it saturates instead of
+ * overflowing. */
 void cg_profile_part_totals(const cg_profile *p, unsigned part, cg_cost *totals)
 {
+	if (cg_profile_checked_totals(p, part, totals) == 0)
+		return;
 	memset(totals, 0, p->nev * sizeof *totals);
 	for (cg_fid f = 0; f < p->nfuncs; f++) {
 		const cg_cost *s = cg_profile_self(p, part, f);
 		for (size_t e = 0; e < p->nev; e++)
-			totals[e] += s[e];
+			if (cg_checked_add_cost(&totals[e], s[e]))
+				totals[e] = s[e] < 0 ? INT64_MIN : INT64_MAX;
 	}
+}
+
+int cg_profile_check_sums(const cg_profile *p, const char *name, cg_error *err)
+{
+	for (unsigned part = 0; part < p->nparts; part++) {
+		for (size_t e = 0; e < p->nev; e++) {
+			cg_cost sum = 0;
+			cg_fid f = 0;
+			while (f < p->nfuncs && !cg_checked_add_cost(&sum, cg_profile_self(p, part, f)[e]))
+				f++;
+			if (f < p->nfuncs)
+				return cg_error_set(err, CG_EFORMAT,
+						    "%s: %s costs sum past 2^63-1 at function %s; "
+						    "refusing a total that cannot be exact",
+						    name ? name : "profile", p->events[e].name,
+						    p->funcs[f].name ? p->funcs[f].name : "?");
+		}
+	}
+	return 0;
 }
 
 /* ---- arcs ---------------------------------------------------------------------------- */
@@ -656,13 +685,20 @@ int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid calle
 		a->caller = caller;
 		a->callee = callee;
 	}
-	a->count += count;
+	/* exact or refused: check both sums before changing either */
+	uint64_t sum = a->count;
+	cg_cost incl[CG_MAX_EVENTS];
+	if (cg_checked_add_u64(&sum, count) ||
+	    (inclusive && a->inclusive &&
+	     cg_checked_sum_costs(incl, a->inclusive, inclusive, p->nev)))
+		return CG_EFORMAT;
 	if (inclusive) {
 		if (!a->inclusive && !(a->inclusive = new_cost_vector(p)))
 			return CG_ENOMEM;
-		for (size_t e = 0; e < p->nev; e++)
-			a->inclusive[e] += inclusive[e];
+		if (cg_checked_add_costs(a->inclusive, inclusive, p->nev))
+			return CG_EFORMAT;
 	}
+	a->count = sum;
 	if (out_index)
 		*out_index = idx;
 	return 0;
@@ -838,34 +874,37 @@ static int derive_part(cg_profile *p, unsigned part, cg_error *err)
 		goto out;
 	/* Children always have larger indexes than their parent, so one
 	 * backwards pass sums subtrees. */
+	rc = CG_EFORMAT;   /* a sum that does not fit, until the end */
 	for (size_t n = nn; n-- > 1;) {
 		const cg_node *node = &pt->nodes[n];
-		for (size_t e = 0; e < nev; e++) {
-			incl[n * nev + e] += node->self[e];
-			if (node->parent != 0)
-				incl[(size_t)node->parent * nev + e] += incl[n * nev + e];
-		}
+		if (cg_checked_add_costs(incl + n * nev, node->self, nev) ||
+		    (node->parent != 0 &&
+		     cg_checked_add_costs(incl + (size_t)node->parent * nev, incl + n * nev, nev)))
+			goto out;
 	}
 	for (size_t n = 1; n < nn; n++) {
 		const cg_node *node = &pt->nodes[n];
 		cg_fid f = node->func;
-		cg_cost *s = pt->self + (size_t)f * nev;
-		for (size_t e = 0; e < nev; e++)
-			s[e] += node->self[e];
+		if (cg_checked_add_costs(pt->self + (size_t)f * nev, node->self, nev))
+			goto out;
 		const cg_cost *charged = outermost[n] ? incl + n * nev : zero_costs;
 		if (node->parent != 0 &&
-		    cg_profile_add_arc(p, part, pt->nodes[node->parent].func, f, node->calls,
-				       charged, NULL))
+		    (rc = cg_profile_add_arc(p, part, pt->nodes[node->parent].func, f, node->calls,
+					     charged, NULL)))
 			goto out;
 		if (node->recursive &&
-		    cg_profile_add_arc(p, part, f, f, node->recursive, zero_costs, NULL))
+		    (rc = cg_profile_add_arc(p, part, f, f, node->recursive, zero_costs, NULL)))
 			goto out;
-		if (outermost[n])
-			for (size_t e = 0; e < nev; e++)
-				fincl[(size_t)f * nev + e] += incl[n * nev + e];
-		calls[f] += node->calls + node->recursive;
+		rc = CG_EFORMAT;
+		if (outermost[n] &&
+		    cg_checked_add_costs(fincl + (size_t)f * nev, incl + n * nev, nev))
+			goto out;
+		if (cg_checked_add_u64(&calls[f], node->calls) ||
+		    cg_checked_add_u64(&calls[f], node->recursive))
+			goto out;
 		seen[f] = 1;
 	}
+	rc = CG_ENOMEM;
 	for (cg_fid f = 0; f < p->nfuncs; f++) {
 		if (!seen[f])
 			continue;
@@ -880,7 +919,10 @@ out:
 	free(calls);
 	free(seen);
 	free(outermost);
-	if (rc)
+	if (rc == CG_EFORMAT)
+		cg_error_set(err, rc, "costs or call counts of the call tree sum past 2^63-1; "
+			     "refusing totals that cannot be exact");
+	else if (rc)
 		cg_error_set(err, rc, "out of memory");
 	return rc;
 }
@@ -925,9 +967,16 @@ int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *er
 					     src->parts[0].meta[i].value))
 			goto oom;
 	/* Parts without exact values contribute their integer self cost. */
-	for (unsigned part = 0; part < src->nparts; part++)
-		if (cg_profile_merge_part_same(dst, 0, src, part))
+	for (unsigned part = 0; part < src->nparts; part++) {
+		int rc = cg_profile_merge_part_same(dst, 0, src, part);
+		if (rc == CG_EFORMAT) {
+			cg_profile_free(dst);
+			return cg_error_set(err, rc, "merging the parts: costs or call counts sum "
+					    "past 2^63-1; refusing totals that cannot be exact");
+		}
+		if (rc)
 			goto oom;
+	}
 	*out = dst;
 	return 0;
 oom:

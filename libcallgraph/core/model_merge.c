@@ -8,6 +8,7 @@
 #include "callgraph.h"
 #include "hashmap.h"
 #include "model_merge.h"
+#include "checked.h"
 
 struct merge {
 	cg_profile *dst;
@@ -124,12 +125,12 @@ static int merge_tree(struct merge *m, unsigned sp, unsigned dp)
 		if (rc)
 			break;
 		cg_node *dn = cg_profile_node(m->dst, dp, map[n]);
-		dn->calls += sn->calls;
-		dn->redos += sn->redos;
-		dn->recursive += sn->recursive;
 		map_costs(m, sn->self, c);
-		for (size_t e = 0; e < m->nev_dst; e++)
-			dn->self[e] += c[e];
+		if (cg_checked_add_u64(&dn->calls, sn->calls) ||
+		    cg_checked_add_u64(&dn->redos, sn->redos) ||
+		    cg_checked_add_u64(&dn->recursive, sn->recursive) ||
+		    cg_checked_add_costs(dn->self, c, m->nev_dst))
+			rc = CG_EFORMAT;
 	}
 	for (size_t n = 1; n < nn && !rc; n++) {
 		const cg_node *sn = cg_profile_node(m->src, sp, (cg_nid)n);
@@ -173,16 +174,19 @@ static int merge_part(struct merge *m, unsigned sp, unsigned dp)
 		if (in) {
 			const cg_cost *old = cg_profile_inclusive(m->dst, dp, d);
 			map_costs(m, in, c);
-			for (size_t e = 0; e < m->nev_dst; e++)
-				sum[e] = c[e] + (old ? old[e] : 0);
+			if (old ? cg_checked_sum_costs(sum, c, old, m->nev_dst)
+				: (memcpy(sum, c, m->nev_dst * sizeof *sum), 0))
+				return CG_EFORMAT;
 			if ((rc = cg_profile_set_inclusive(m->dst, dp, d, sum)))
 				return rc;
 		}
 		uint64_t calls = cg_profile_calls(m->src, sp, (cg_fid)f);
 		if (calls != UINT64_MAX) {
 			uint64_t old = cg_profile_calls(m->dst, dp, d);
-			if ((rc = cg_profile_set_calls(m->dst, dp, d,
-						       calls + (old == UINT64_MAX ? 0 : old))))
+			/* UINT64_MAX means "not known": a sum reaching it is refused too */
+			if (old != UINT64_MAX && (cg_checked_add_u64(&calls, old) || calls == UINT64_MAX))
+				return CG_EFORMAT;
+			if ((rc = cg_profile_set_calls(m->dst, dp, d, calls)))
 				return rc;
 		}
 	}
@@ -252,6 +256,9 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 		rc = cg_profile_add_run_info(dst, cg_profile_run_info(src));
 	free(m.fmap);
 	cg_hashmap_release(&m.parts);
+	if (rc == CG_EFORMAT)
+		return cg_error_set(err, rc, "cannot merge profiles: costs or call counts sum past "
+				    "2^63-1; refusing totals that cannot be exact");
 	if (rc)
 		return cg_error_set(err, rc, "cannot merge profiles: %s", cg_strerror(rc));
 	return 0;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+#include "checked.h"
 #include "diff_internal.h"
 #include "options.h"
 
@@ -31,17 +33,7 @@ static uint64_t identity_hash(const char *name, const char *object, const char *
 
 static int grow_array(void **ptr, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*ptr, n * elem);
-	if (!p)
-		return CG_ENOMEM;
-	*ptr = p;
-	*cap = n;
-	return 0;
+	return cg_array_grow(ptr, cap, need, elem, 64);
 }
 
 static const char *own_string(cg_diff *d, const char *prefix, const char *name,
@@ -286,6 +278,16 @@ static int match_events(cg_diff *d, cg_error *err)
 		int j = cg_profile_find_event(n, ev->name);
 		if (j < 0)
 			continue;
+		/* fail closed: a NaN or infinite unit would make every
+		 * threshold comparison false, so no rule could ever fire */
+		for (int s = 0; s < 2; s++) {
+			double u = cg_profile_event(s ? n : b, s ? (size_t)j : e)->unit_seconds;
+			if (!isfinite(u) || u < 0)
+				return cg_error_set(err, CG_EFORMAT,
+						    "%s profile: event %s has unit %g seconds; a diff needs "
+						    "a finite, non-negative unit",
+						    s ? "new" : "base", ev->name, u);
+		}
 		d->side[0].ev[d->nev] = (int)e;
 		d->side[1].ev[d->nev] = j;
 		d->events[d->nev] = ev;
@@ -340,6 +342,60 @@ static int part_has_inclusive(const cg_profile *p, unsigned part)
 }
 
 /* Adds one part of one side into the scope's arrays. */
+/* Values are compared as signed 64-bit numbers: a sum that does not fit
+ * is refused (docs/reliability.md, "Numbers"), never wrapped. */
+static int overflow(cg_error *err, int side, const char *function)
+{
+	return cg_error_set(err, CG_EFORMAT,
+			    "%s profile: the costs or counts of %s sum past 2^63-1; "
+			    "refusing a comparison that cannot be exact",
+			    side ? "new" : "base", function);
+}
+
+/* Every value a reader can ask for (cg_diff_value_get) and its delta fit
+ * in an int64_t. */
+static int pair_fits(int64_t b, int64_t n)
+{
+	int64_t delta;
+	return b != INT64_MIN && !__builtin_sub_overflow(n, b, &delta);
+}
+
+static int check_values(const cg_diff *d, cg_error *err)
+{
+	size_t nev = d->nev;
+	for (unsigned k = 0; k < d->nscopes; k++) {
+		const struct diff_scope *sc = &d->scopes[k];
+		for (size_t i = 0; i < d->nfuncs; i++) {
+			int ok = sc->calls[0][i] <= INT64_MAX && sc->calls[1][i] <= INT64_MAX;
+			for (size_t e = 0; e < nev && ok; e++)
+				ok = pair_fits(sc->self[0][i * nev + e], sc->self[1][i * nev + e]) &&
+				     pair_fits(sc->incl[0][i * nev + e], sc->incl[1][i * nev + e]);
+			if (!ok)
+				return cg_error_set(err, CG_EFORMAT,
+						    "%s: a cost or call count past 2^63-1, or a change "
+						    "that does not fit in 64 bits; refusing to compare",
+						    d->funcs[i].name);
+		}
+		for (size_t i = 0; i < d->narcs; i++) {
+			int ok = sc->acount[0][i] <= INT64_MAX && sc->acount[1][i] <= INT64_MAX;
+			for (size_t e = 0; e < nev && ok; e++)
+				ok = pair_fits(sc->aincl[0][i * nev + e], sc->aincl[1][i * nev + e]);
+			if (!ok)
+				return cg_error_set(err, CG_EFORMAT,
+						    "%s -> %s: a call count or cost past 2^63-1; "
+						    "refusing to compare",
+						    d->funcs[d->arcs[i].caller].name,
+						    d->funcs[d->arcs[i].callee].name);
+		}
+		for (size_t e = 0; e < nev; e++)
+			if (!pair_fits(sc->total[0][e], sc->total[1][e]))
+				return cg_error_set(err, CG_EFORMAT,
+						    "%s: totals whose change does not fit in 64 bits",
+						    d->events[e]->name);
+	}
+	return 0;
+}
+
 static int accumulate_part(cg_diff *d, struct diff_scope *sc, int side, unsigned part,
 			   cg_error *err)
 {
@@ -367,31 +423,40 @@ static int accumulate_part(cg_diff *d, struct diff_scope *sc, int side, unsigned
 	for (size_t i = 0; i < na; i++) {
 		const cg_arc *a = cg_profile_arc(p, part, i);
 		uint32_t idx;
-		if (a->caller != a->callee)
-			incoming[a->callee] += a->count;
-		if (arc_item(d, s, a, &idx))
+		int over = a->caller != a->callee && cg_checked_add_u64(&incoming[a->callee], a->count);
+		if (!over && arc_item(d, s, a, &idx))
 			continue;
-		sc->acount[side][idx] += a->count;
-		if (a->inclusive) {
+		over = over || cg_checked_add_u64(&sc->acount[side][idx], a->count);
+		if (a->inclusive && !over) {
 			sc->aincl_known[side][idx] = 1;
-			for (size_t e = 0; e < nev; e++)
-				sc->aincl[side][idx * nev + e] += a->inclusive[s->ev[e]];
+			for (size_t e = 0; e < nev && !over; e++)
+				over = cg_checked_add_cost(&sc->aincl[side][idx * nev + e],
+							   a->inclusive[s->ev[e]]);
+		}
+		if (over) {
+			free(incoming);
+			free(prop);
+			return overflow(err, side, cg_profile_function(p, a->caller)->name);
 		}
 	}
 	for (size_t f = 0; f < nf; f++) {
 		uint32_t it = s->item_of[f];
 		const cg_cost *self = cg_profile_self(p, part, (cg_fid)f);
 		const cg_cost *inc = prop ? prop + f * pev : cg_profile_inclusive(p, part, (cg_fid)f);
-		for (size_t e = 0; e < nev; e++) {
-			sc->self[side][it * nev + e] += self[s->ev[e]];
-			sc->total[side][e] += self[s->ev[e]];
-			if (inc)
-				sc->incl[side][it * nev + e] += inc[s->ev[e]];
-		}
+		int over = 0;
+		for (size_t e = 0; e < nev && !over; e++)
+			over = cg_checked_add_cost(&sc->self[side][it * nev + e], self[s->ev[e]]) ||
+			       cg_checked_add_cost(&sc->total[side][e], self[s->ev[e]]) ||
+			       (inc && cg_checked_add_cost(&sc->incl[side][it * nev + e], inc[s->ev[e]]));
 		if (inc)
 			sc->incl_known[side][it] = 1;
 		uint64_t calls = cg_profile_calls(p, part, (cg_fid)f);
-		sc->calls[side][it] += calls == UINT64_MAX ? incoming[f] : calls;
+		if (over || cg_checked_add_u64(&sc->calls[side][it],
+					       calls == UINT64_MAX ? incoming[f] : calls)) {
+			free(incoming);
+			free(prop);
+			return overflow(err, side, cg_profile_function(p, (cg_fid)f)->name);
+		}
 	}
 	free(incoming);
 	free(prop);
@@ -482,6 +547,9 @@ int cg_diff_new(cg_diff **out, const cg_profile *base, const cg_profile *new_pro
 	if (opts && opts->version != CG_DIFF_OPTIONS_VERSION)
 		return cg_error_set(err, CG_EUSAGE, "cg_diff_new: unknown options version %u",
 				    opts->version);
+	if (opts && (isnan(opts->z) || isinf(opts->z) || opts->z < 0))
+		return cg_error_set(err, CG_EUSAGE, "noise z %g: expected a finite positive number "
+				    "(0 for the default)", opts->z);
 	cg_diff *d = calloc(1, sizeof *d);
 	if (!d)
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
@@ -502,6 +570,8 @@ int cg_diff_new(cg_diff **out, const cg_profile *base, const cg_profile *new_pro
 		rc = cg_error_set(err, CG_ENOMEM, "out of memory");
 	if (!rc)
 		rc = fill_scopes(d, err);
+	if (!rc)
+		rc = check_values(d, err);
 	if (rc) {
 		cg_diff_free(d);
 		return rc;

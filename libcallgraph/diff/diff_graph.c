@@ -72,13 +72,26 @@ int cg_diff_propagate(const cg_profile *p, unsigned part, cg_cost *out, cg_error
 	}
 	/* A function's inclusive cost: its own plus its shares of the
 	 * components it calls. */
-	for (size_t i = 0; i < n * nev && !rc; i++)
-		out[i] = (cg_cost)llround(self[i] + child[i]);
+	size_t too_big = SIZE_MAX;
+	for (size_t i = 0; i < n * nev && !rc; i++) {
+		double v = self[i] + child[i];
+		/* 2^63 and beyond has no cg_cost: refused, not rounded to
+		 * whatever llround gives */
+		if (!(fabs(v) < 9223372036854775808.0)) {
+			too_big = i / nev;
+			break;
+		}
+		out[i] = (cg_cost)llround(v);
+	}
 	free(self);
 	free(child);
 	cg_scc_free(&s);
 	cg_graph_free(&g);
 	if (rc)
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	if (too_big != SIZE_MAX)
+		return cg_error_set(err, CG_EFORMAT,
+				    "the inclusive cost of %s does not fit in 64 bits; refusing to compare",
+				    cg_profile_function(p, (cg_fid)too_big)->name);
 	return 0;
 }

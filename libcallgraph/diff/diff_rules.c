@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "diff_internal.h"
 
 static const char *const default_rules[] = { "self>5%", "calls>0", "arcs>0" };
@@ -141,14 +142,9 @@ static int matches(const char *pattern, const char *name)
 
 static int add_finding(cg_diff *d, const cg_diff_finding *f)
 {
-	if (d->nfindings == d->findingcap) {
-		size_t n = d->findingcap ? d->findingcap * 2 : 256;
-		cg_diff_finding *p = realloc(d->findings, n * sizeof *p);
-		if (!p)
-			return CG_ENOMEM;
-		d->findings = p;
-		d->findingcap = n;
-	}
+	if (cg_array_grow((void **)&d->findings, &d->findingcap, d->nfindings + 1,
+			  sizeof *d->findings, 256))
+		return CG_ENOMEM;
 	d->findings[d->nfindings++] = *f;
 	return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
+#include "checked.h"
 
 /* The built-in families' tables (defined in their own folders). */
 extern const cg_format_ops cg_fmt_gmon, cg_fmt_cgtree, cg_fmt_fprof_trace, cg_fmt_xml,
@@ -263,6 +264,10 @@ static int read_sources(cg_profile **out, cg_source *const *srcs, size_t count,
 				    .index = 0, .count = count };
 		cg_diag_emit(opts, &d);
 		rc = first->read_many(first, out, srcs, count, opts, err);
+		if (!rc && (rc = cg_profile_check_sums(*out, cg_source_name(srcs[0]), err))) {
+			cg_profile_free(*out);
+			*out = NULL;
+		}
 		return name_error(rc, count == 1 ? cg_source_name(srcs[0]) : NULL, err);
 	}
 	cg_profile *acc = NULL;
@@ -272,6 +277,11 @@ static int read_sources(cg_profile **out, cg_source *const *srcs, size_t count,
 				    .index = i, .count = count };
 		cg_diag_emit(opts, &d);
 		rc = first->read(first, &p, srcs[i], opts, err);
+		/* exact or refused: every later sum over p fits (checked.h) */
+		if (!rc && (rc = cg_profile_check_sums(p, cg_source_name(srcs[i]), err))) {
+			cg_profile_free(p);
+			p = NULL;
+		}
 		if (rc) {
 			cg_profile_free(acc);
 			return name_error(rc, cg_source_name(srcs[i]), err);
@@ -359,11 +369,23 @@ static const cg_format_ops *writer(const char *name, const cg_write_options *opt
 	return f;
 }
 
+/* A profile without events has no costs to report: only a writer that
+ * says it carries one gets it; every other output is refused alike. */
+static int check_events(const cg_profile *p, const cg_format_ops *f, cg_error *err)
+{
+	if (cg_profile_event_count(p) > 0 || (f->flags & CG_FORMAT_WRITES_NO_EVENTS))
+		return 0;
+	return cg_error_set(err, CG_EFORMAT,
+			    "the profile has no events: nothing to write as %s (xml keeps it)", f->name);
+}
+
 int cg_write(const cg_profile *p, const char *format, FILE *out, const cg_write_options *opts,
 	     cg_error *err)
 {
 	int rc;
 	const cg_format_ops *f = writer(format, opts, err, &rc);
+	if (!rc)
+		rc = check_events(p, f, err);
 	return rc ? rc : f->write(f, p, out, opts, err);
 }
 
@@ -372,7 +394,7 @@ int cg_write_file(const cg_profile *p, const char *format, const char *path,
 {
 	int rc;
 	const cg_format_ops *f = writer(format, opts, err, &rc);
-	if (rc)
+	if (rc || (rc = check_events(p, f, err)))
 		return rc;
 	cg_output *o;
 	if ((rc = cg_output_open(&o, path, err)) != 0)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callgraph.h"
 #include "hashmap.h"
 
@@ -158,14 +159,8 @@ struct wpart {
 
 static int ilist_push(struct ilist *l, uint32_t x)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 4;
-		uint32_t *v = realloc(l->v, cap * sizeof *v);
-		if (!v)
-			return CG_ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (cg_array_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v, 4))
+		return CG_ENOMEM;
 	l->v[l->n++] = x;
 	return 0;
 }
@@ -178,14 +173,8 @@ static int warc_add(struct wpart *w, cg_fid caller, cg_fid callee, struct warc *
 		*out = &w->arcs[idx];
 		return 0;
 	}
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-		struct warc *a = realloc(w->arcs, cap * sizeof *a);
-		if (!a)
-			return CG_ENOMEM;
-		w->arcs = a;
-		w->cap = cap;
-	}
+	if (cg_array_grow((void **)&w->arcs, &w->cap, w->n + 1, sizeof *w->arcs, 64))
+		return CG_ENOMEM;
 	if (cg_hashmap_put(&w->index, key, (uint32_t)w->n) ||
 	    ilist_push(&w->out[caller], (uint32_t)w->n) || ilist_push(&w->in[callee], (uint32_t)w->n))
 		return CG_ENOMEM;

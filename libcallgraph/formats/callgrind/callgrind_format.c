@@ -5,6 +5,7 @@
 
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
+#include "callgrind_read.h"
 
 static int has_line(const unsigned char *h, size_t len, const char *key, size_t window)
 {
@@ -36,7 +37,7 @@ static int read_callgrind(const cg_format_ops *self, cg_profile **out, cg_source
 {
 	FILE *in;
 	int rc = cg_source_stream(src, &in, err);
-	return rc ? rc : cg_read_callgrind_stream(out, in, cg_source_name(src), err);
+	return rc ? rc : cg_callgrind_read(out, in, cg_source_name(src), opts, err);
 }
 
 static int write_callgrind(const cg_format_ops *self, const cg_profile *p, FILE *out,

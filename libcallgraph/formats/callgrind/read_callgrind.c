@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callgraph.h"
+#include "callgraph/sys/format.h"
+#include "callgrind_read.h"
+#include "checked.h"
 #include "hashmap.h"
 #include "linereader.h"
 
@@ -63,6 +67,12 @@ struct cr {
 	int have_callee;
 	enum pending pending;
 	uint64_t call_count;
+
+	/* summary:/totals: of the current part (by model event) and what its
+	 * self-cost lines add up to; the line numbers are 0 when absent */
+	cg_cost part_sum[CG_MAX_EVENTS], summary[CG_MAX_EVENTS], totals[CG_MAX_EVENTS];
+	unsigned long summary_line, totals_line;
+	const cg_read_options *opts;
 
 	/* event long names from `event:` lines, applied at `events:` */
 	const char *ev_name[CG_MAX_EVENTS * 2], *ev_desc[CG_MAX_EVENTS * 2];
@@ -174,14 +184,8 @@ static int parse_name(struct cr *c, struct names *t, const char *kind, const cha
 			*out = name;
 			return 0;
 		}
-		if (t->n == t->cap) {
-			size_t cap = t->cap ? t->cap * 2 : 64;
-			const char **v = realloc(t->v, cap * sizeof *v);
-			if (!v)
-				return oom(c);
-			t->v = v;
-			t->cap = cap;
-		}
+		if (cg_array_grow((void **)&t->v, &t->cap, t->n + 1, sizeof *t->v, 64))
+			return oom(c);
 		t->v[t->n] = name;
 		if (cg_hashmap_put(&t->ids, id, (uint32_t)t->n))
 			return oom(c);
@@ -203,10 +207,16 @@ static const char *known_or_null(const char *s)
 
 /* ---- header ----------------------------------------------------------------------- */
 
+static int check_totals(struct cr *c);
+
 static int start_part(struct cr *c)
 {
+	if (c->nparts > 0 && check_totals(c))
+		return c->rc;
 	if (c->nparts > 0 && cg_profile_add_part(c->p, "", &c->part))
 		return oom(c);
+	memset(c->part_sum, 0, sizeof c->part_sum);
+	c->summary_line = c->totals_line = 0;
 	if ((size_t)(c->nparts + 1) * 2 > c->labcap) {
 		size_t cap = c->labcap ? c->labcap * 2 : 16;
 		const char **l = realloc(c->labels, cap * sizeof *l);
@@ -344,6 +354,36 @@ static int set_meta_once(struct cr *c, const char *key, const char *v)
 	return cg_profile_set_meta(c->p, key, v) ? oom(c) : 0;
 }
 
+/* summary: and totals: state what the costs of the part add up to; they
+ * are kept and checked against the cost lines when the part ends
+ * (check_totals).  Before events: they cannot be mapped and are ignored,
+ * as callgrind_annotate does. */
+static int header_totals(struct cr *c, const char *v, int is_summary)
+{
+	if (!c->events_seen)
+		return 0;
+	const char *what = is_summary ? "summary:" : "totals:";
+	cg_cost *dst = is_summary ? c->summary : c->totals;
+	cg_cost vals[CG_MAX_EVENTS] = { 0 };
+	size_t k = 0;
+	const char *s = v;
+	while (*(s = skip_blanks(s))) {
+		uint64_t n;
+		if (k == c->ncols)
+			return fail(c, "more costs than events in the %s line", what);
+		if (parse_u64(&s, &n) || (*s && *s != ' ' && *s != '\t'))
+			return fail(c, "bad number in the %s line", what);
+		if (n > INT64_MAX)
+			return fail(c, "%s cost too large (over 2^63-1)", what);
+		vals[c->emap[k++]] = (cg_cost)n;
+	}
+	if (k == 0)
+		return fail(c, "%s line without costs", what);
+	memcpy(dst, vals, sizeof vals);
+	*(is_summary ? &c->summary_line : &c->totals_line) = c->line;
+	return 0;
+}
+
 /* Returns 1 if the line was a header line. */
 static int header_line(struct cr *c, const char *s)
 {
@@ -422,7 +462,7 @@ static int header_line(struct cr *c, const char *s)
 		return header_events(c, v) ? -1 : 1;
 	}
 	if (KEY("summary") || KEY("totals"))
-		return 1;   /* readers recompute totals from the costs */
+		return header_totals(c, v, KEY("summary")) ? -1 : 1;
 #undef KEY
 	/* other "key: value" lines in the header are ignored, as
 	 * callgrind_annotate does (with a warning) */
@@ -482,7 +522,11 @@ static int cost_line(struct cr *c, const char *s)
 		return fail(c, "cost line before any fn= line");
 	if (pending == CALL_COST) {
 		size_t idx;
-		if (cg_profile_add_arc(c->p, c->part, c->fn, c->callee, c->call_count, costs, &idx))
+		int rc = cg_profile_add_arc(c->p, c->part, c->fn, c->callee, c->call_count, costs, &idx);
+		if (rc == CG_EFORMAT)
+			return fail(c, "call count or inclusive cost of the call to %s sums past 2^63-1",
+				    cg_profile_function(c->p, c->callee)->name);
+		if (rc)
 			return oom(c);
 		cg_arc *a = cg_profile_arc(c->p, c->part, idx);
 		if (!a->line)
@@ -492,8 +536,13 @@ static int cost_line(struct cr *c, const char *s)
 		c->cob = c->cfi = NULL;
 		return 0;
 	}
-	if (cg_profile_add_self(c->p, c->part, c->fn, costs))
+	int rc = cg_profile_add_self(c->p, c->part, c->fn, costs);
+	if (rc == CG_EFORMAT)
+		return fail(c, "self cost of %s sums past 2^63-1", cg_profile_function(c->p, c->fn)->name);
+	if (rc)
 		return oom(c);
+	if (cg_checked_add_costs(c->part_sum, costs, CG_MAX_EVENTS))
+		return fail(c, "the costs of the part sum past 2^63-1");
 	cg_function *fn = cg_profile_function(c->p, c->fn);
 	if (!fn->line && !c->in_inline)
 		fn->line = line;
@@ -638,6 +687,51 @@ static int process_line(struct cr *c, char *s, size_t len)
 	return body_line(c, s);
 }
 
+/* The first column whose cost sum differs from `want`, or -1. */
+static int differs(const struct cr *c, const cg_cost *want)
+{
+	for (size_t k = 0; k < c->ncols; k++)
+		if (c->part_sum[c->emap[k]] != want[c->emap[k]])
+			return (int)k;
+	return -1;
+}
+
+/* At the end of a part: the summary:/totals: lines must agree with the
+ * self costs read.  A file cut short keeps the summary: of the whole run
+ * in its header, so this is what catches truncation.  valgrind itself
+ * writes summary: and totals: that disagree with each other (cache
+ * simulation counts a few events of its own start-up in summary:): when
+ * one of the two matches the data the file is read, with a warning. */
+static int check_totals(struct cr *c)
+{
+	if (!c->events_seen || (!c->summary_line && !c->totals_line))
+		return 0;
+	int bad_summary = c->summary_line ? differs(c, c->summary) : -1;
+	int bad_totals = c->totals_line ? differs(c, c->totals) : -1;
+	if (bad_summary < 0 && bad_totals < 0)
+		return 0;
+	if (c->summary_line && c->totals_line && (bad_summary < 0 || bad_totals < 0)) {
+		int k = bad_summary >= 0 ? bad_summary : bad_totals;
+		const cg_event *ev = cg_profile_event(c->p, (size_t)c->emap[k]);
+		unsigned long at = bad_summary >= 0 ? c->summary_line : c->totals_line;
+		cg_diag_warn(c->opts, c->name, at,
+			     "%s:%lu: summary: and totals: disagree for %s (%" PRId64 " and %" PRId64
+			     "); the costs match the %s line",
+			     c->name, at, ev->name, c->summary[c->emap[k]], c->totals[c->emap[k]],
+			     bad_summary >= 0 ? "totals:" : "summary:");
+		return 0;
+	}
+	int use_totals = bad_totals >= 0;
+	int k = use_totals ? bad_totals : bad_summary;
+	int e = c->emap[k];
+	return fail(c, "the %s costs add up to %" PRId64 ", but the %s line (line %lu) says %"
+		    PRId64 ": the file is truncated or altered",
+		    cg_profile_event(c->p, (size_t)e)->name, c->part_sum[e],
+		    use_totals ? "totals:" : "summary:",
+		    use_totals ? c->totals_line : c->summary_line,
+		    use_totals ? c->totals[e] : c->summary[e]);
+}
+
 /* Several parts get names ("thread 2", "part 3"), so that merging two
  * files matches them; a single part stays unnamed, so two runs of one
  * program (different pids) merge into one part. */
@@ -666,11 +760,18 @@ static int name_parts(struct cr *c)
 
 int cg_read_callgrind_stream(cg_profile **out, FILE *in, const char *name, cg_error *err)
 {
+	return cg_callgrind_read(out, in, name, NULL, err);
+}
+
+int cg_callgrind_read(cg_profile **out, FILE *in, const char *name, const cg_read_options *opts,
+		      cg_error *err)
+{
 	struct cr c;
 	memset(&c, 0, sizeof c);
 	*out = NULL;
 	c.name = name;
 	c.err = err;
+	c.opts = opts;
 	if (cg_profile_new(&c.p))
 		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
 	/* a failure sets c.rc: nothing below runs but the cleanup, which
@@ -696,6 +797,8 @@ int cg_read_callgrind_stream(cg_profile **out, FILE *in, const char *name, cg_er
 	}
 	if (!c.rc && c.pending != NONE)
 		fail(&c, "file ends after a call or jump line");
+	if (!c.rc)
+		check_totals(&c);
 	names_free(&c.obs);
 	names_free(&c.files);
 	names_free(&c.fns);

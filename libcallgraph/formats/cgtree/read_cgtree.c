@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "array.h"
 #include "cgtree_symbols.h"
 
 #define MAX_FIELDS 64
@@ -77,17 +78,7 @@ static int oom(struct reader *r)
 
 static int grow(void **v, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*v, n * elem);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = n;
-	return 0;
+	return cg_array_grow(v, cap, need, elem, 64) ? -1 : 0;
 }
 
 /* ---- fields ---------------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fprof_profile.h"
 
 /* Base of the prefix hashes of tail-call levels (fp_entry.ph) and its
@@ -20,17 +21,10 @@ static uint64_t hash_u32(uint64_t h, uint32_t v)
 	return cg_hash_bytes(h, &v, sizeof v);
 }
 
+/* Room for element n (index n, so n + 1 elements). */
 static int grow(void **arr, size_t *cap, size_t n, size_t elem)
 {
-	if (n < *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 64;
-	void *p = realloc(*arr, nc * elem);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = nc;
-	return 0;
+	return n == SIZE_MAX || cg_array_grow(arr, cap, n + 1, elem, 64) ? -1 : 0;
 }
 
 /* ---- life cycle ------------------------------------------------------------------ */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "checked.h"
 #include "fprof_model.h"
 #include "fprof_term.h"
 
@@ -35,6 +36,7 @@ struct ar {
 	int used_part0;
 	cg_fid undef;
 	cg_error *err;
+	int reported;       /* bad() wrote the message of the current error */
 };
 
 static int bad(struct ar *a, const char *at, const char *why)
@@ -42,6 +44,7 @@ static int bad(struct ar *a, const char *at, const char *why)
 	size_t line = 1;
 	for (const char *c = a->base; c < at; c++)
 		line += *c == '\n';
+	a->reported = 1;
 	return cg_error_set(a->err, CG_EFORMAT, "%s:%zu: %s", a->name, line, why);
 }
 
@@ -78,7 +81,8 @@ static int func_of(struct ar *a, const fprof_term *t, cg_fid *out)
 	return rc;
 }
 
-/* {Name, CNT, ACC, OWN} */
+/* {Name, CNT, ACC, OWN}: -1 when malformed, -2 when ACC (inclusive time,
+ * never below zero in fprof's own output) is negative. */
 static int row_of(const fprof_term *t, const fprof_term **name, uint64_t *cnt, int64_t *acc,
 		  int64_t *own)
 {
@@ -92,7 +96,7 @@ static int row_of(const fprof_term *t, const fprof_term **name, uint64_t *cnt, i
 		*acc = 0;   /* process headers print `undefined` */
 	else if (us_of(&t->u.e[2], acc))
 		return -1;
-	return 0;
+	return *acc < 0 ? -2 : 0;
 }
 
 static int set_part_meta(struct ar *a, const char *what, const fprof_term *t)
@@ -113,8 +117,9 @@ static int section(struct ar *a, const fprof_term *t, const char *at)
 	const fprof_term *name;
 	uint64_t cnt;
 	int64_t acc, own;
-	if (row_of(&t->u.e[0], &name, &cnt, &acc, &own))
-		return bad(a, at, "malformed section header");
+	int r = row_of(&t->u.e[0], &name, &cnt, &acc, &own);
+	if (r)
+		return bad(a, at, r == -2 ? "negative ACC in section header" : "malformed section header");
 	if (name->kind == FT_ATOM && name->n == 6 && memcmp(name->u.s, "totals", 6) == 0) {
 		a->in_details = 0;
 		a->part = -1;
@@ -192,15 +197,32 @@ static int add_sums(struct ar *a, unsigned part, cg_fid f, uint64_t cnt, int64_t
 	uint64_t c0 = cg_profile_calls(a->p, part, f);
 	const cg_cost *i0 = cg_profile_inclusive(a->p, part, f);
 	vec[a->ev] = acc;
-	if (i0)
-		fprof_add_sat(&vec[a->ev], i0[a->ev]);
-	int rc = cg_profile_set_calls(a->p, part, f, cnt + (c0 == UINT64_MAX ? 0 : c0));
+	/* exact or refused (checked.h): no saturated sums */
+	if ((i0 && cg_checked_add_cost(&vec[a->ev], i0[a->ev])) ||
+	    (c0 != UINT64_MAX && (cg_checked_add_u64(&cnt, c0) || cnt == UINT64_MAX)))
+		return CG_EFORMAT;
+	int rc = cg_profile_set_calls(a->p, part, f, cnt);
 	if (!rc)
 		rc = cg_profile_set_inclusive(a->p, part, f, vec);
 	return rc;
 }
 
+static int paragraph_rows(struct ar *a, unsigned part, const fprof_term *t, const char *at,
+			  int rows);
+
+/* A sum the model refuses (CG_EFORMAT without a message of ours) is
+ * reported at the paragraph that caused it. */
 static int paragraph(struct ar *a, unsigned part, const fprof_term *t, const char *at, int rows)
+{
+	a->reported = 0;
+	int rc = paragraph_rows(a, part, t, at, rows);
+	if (rc == CG_EFORMAT && !a->reported)
+		return bad(a, at, "times or call counts sum past 2^63-1");
+	return rc;
+}
+
+static int paragraph_rows(struct ar *a, unsigned part, const fprof_term *t, const char *at,
+			  int rows)
 {
 	const fprof_term *name;
 	uint64_t cnt;
@@ -209,8 +231,9 @@ static int paragraph(struct ar *a, unsigned part, const fprof_term *t, const cha
 	if (t->kind == FT_TUPLE && t->n == 4) {
 		/* no_callers line: per-function sums only */
 		cg_fid f;
-		if (row_of(t, &name, &cnt, &acc, &own))
-			return bad(a, at, "malformed function line");
+		int r = row_of(t, &name, &cnt, &acc, &own);
+		if (r)
+			return bad(a, at, r == -2 ? "negative ACC in function line" : "malformed function line");
 		if ((rc = func_of(a, name, &f)) || !rows)
 			return rc;
 		cg_cost vec[CG_MAX_EVENTS] = { 0 };
@@ -222,22 +245,33 @@ static int paragraph(struct ar *a, unsigned part, const fprof_term *t, const cha
 	if (t->kind != FT_TUPLE || t->n != 3 || (t->u.e[0].kind != FT_LIST && t->u.e[0].kind != FT_NIL))
 		return bad(a, at, "malformed paragraph");
 	cg_fid func;
-	if (row_of(&t->u.e[1], &name, &cnt, &acc, &own))
-		return bad(a, at, "malformed marked row");
+	int r = row_of(&t->u.e[1], &name, &cnt, &acc, &own);
+	if (r)
+		return bad(a, at, r == -2 ? "negative ACC in marked row" : "malformed marked row");
 	if ((rc = func_of(a, name, &func)))
 		return rc;
 	if (!rows)
 		return 0;
 	if ((rc = add_sums(a, part, func, cnt, acc, own)))
 		return rc;
+	/* the called list repeats rows the callees' paragraphs hold; it is
+	 * not read, but a negative ACC there is refused all the same */
+	const fprof_term *called = &t->u.e[2];
+	for (uint32_t i = 0; called->kind == FT_LIST && i < called->n; i++) {
+		const fprof_term *cn;
+		uint64_t c_cnt;
+		int64_t c_acc, c_own;
+		if (row_of(&called->u.e[i], &cn, &c_cnt, &c_acc, &c_own) == -2)
+			return bad(a, at, "negative ACC in called row");
+	}
 	const fprof_term *callers = &t->u.e[0];
 	uint32_t n = callers->kind == FT_LIST ? callers->n : 0;
 	for (uint32_t i = 0; i < n; i++) {
 		cg_fid c;
 		uint64_t rc_cnt;
 		int64_t r_acc, r_own;
-		if (row_of(&callers->u.e[i], &name, &rc_cnt, &r_acc, &r_own))
-			return bad(a, at, "malformed caller row");
+		if ((r = row_of(&callers->u.e[i], &name, &rc_cnt, &r_acc, &r_own)))
+			return bad(a, at, r == -2 ? "negative ACC in caller row" : "malformed caller row");
 		if ((rc = func_of(a, name, &c)) || (rc = add_row(a, part, c, func, rc_cnt, r_acc, r_own)))
 			return rc;
 	}

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "callgraph.h"
 #include "fprof_profile.h"
 #include "fprof_model.h"
@@ -92,14 +93,8 @@ static int raw_find_bytes(const struct rawcache *c, const uint8_t *p, size_t n, 
 static int raw_add(struct rawcache *c, fprof_arena *a, const uint8_t *p, size_t n, uint32_t h,
 		   uint32_t val)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct rawkey *k = realloc(c->keys, cap * sizeof *k);
-		if (!k)
-			return CG_ENOMEM;
-		c->keys = k;
-		c->cap = cap;
-	}
+	if (cg_array_grow((void **)&c->keys, &c->cap, c->n + 1, sizeof *c->keys, 64))
+		return CG_ENOMEM;
 	if ((c->n + 1) * 2 > c->scap) {
 		size_t scap = c->scap ? c->scap * 2 : 128;
 		uint32_t *s = calloc(scap, sizeof *s);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callgraph.h"
 #include "fprof_model.h"
 #include "fprof_term.h"
@@ -172,14 +173,8 @@ static int add_to_list(struct group *g, size_t fsi, int which, const struct cloc
 		fprof_add_sat(&(*list)[pos].acc, c->acc);
 		return 0;
 	}
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 4;
-		struct clocks *nl = realloc(*list, nc * sizeof *nl);
-		if (!nl)
-			return CG_ENOMEM;
-		*list = nl;
-		*cap = nc;
-	}
+	if (cg_array_grow((void **)list, cap, *n + 1, sizeof **list, 4))
+		return CG_ENOMEM;
 	(*list)[*n] = *c;
 	if (cg_hashmap_put(&g->sub, key, (uint32_t)*n))
 		return CG_ENOMEM;
@@ -193,14 +188,8 @@ static int stat_of(struct group *g, size_t slot, cg_fid id, size_t *out)
 		*out = (size_t)g->index[slot];
 		return 0;
 	}
-	if (g->n == g->cap) {
-		size_t nc = g->cap ? g->cap * 2 : 64;
-		struct funcstat *nf = realloc(g->fs, nc * sizeof *nf);
-		if (!nf)
-			return CG_ENOMEM;
-		g->fs = nf;
-		g->cap = nc;
-	}
+	if (cg_array_grow((void **)&g->fs, &g->cap, g->n + 1, sizeof *g->fs, 64))
+		return CG_ENOMEM;
 	memset(&g->fs[g->n], 0, sizeof g->fs[g->n]);
 	g->fs[g->n].sum.id = id;
 	g->index[slot] = (int32_t)g->n;

@@ -64,6 +64,7 @@ typedef struct cursor {
 	int big_endian;
 	int addr_bytes;
 	int sign_extend;
+	size_t base;             /* input offset of d[0]: bytes the window dropped */
 } cursor;
 
 /* Makes n (<= WINDOW) bytes available at the position; 0 at end of data. */
@@ -77,18 +78,28 @@ static int have(cursor *c, size_t n)
 		return 0;
 	if (left > 0)
 		memmove(c->buf, c->d + c->pos, left);
+	c->base += c->pos;
 	c->d = c->buf;
 	c->pos = 0;
 	c->size = left + fread(c->buf + left, 1, WINDOW - left, c->f);
 	return c->size >= n;
 }
 
-/* Positions at byte `off` of the input; only used in the first window
- * (file headers), which is never discarded before. */
+/* Positions at byte `off` of the input (file headers: off is small).
+ * Making bytes available may move the window (base), so a file shorter
+ * than a header ends up at its end, not inside bytes already read. */
 static void seek_start(cursor *c, size_t off)
 {
-	have(c, off);
-	c->pos = off < c->size ? off : c->size;
+	size_t at = c->base + c->pos;
+	if (off < at) {
+		c->pos = off - c->base;   /* back inside the window (off >= base) */
+		return;
+	}
+	size_t skip = off - at;
+	if (have(c, skip))
+		c->pos += skip;
+	else
+		c->pos = c->size;
 }
 
 static uint32_t get32(cursor *c)
@@ -645,7 +656,7 @@ static int read_cursor(cg_gmon_reader *r, cursor *cp, const char *name, cg_error
 int cg_gmon_reader_read_buffer(cg_gmon_reader *r, const char *name, const void *data, size_t size,
 			       cg_error *err)
 {
-	cursor c = { data, size, 0, NULL, NULL, r->st.big_endian, r->st.addr_bytes, r->st.sign_extend };
+	cursor c = { data, size, 0, NULL, NULL, r->st.big_endian, r->st.addr_bytes, r->st.sign_extend, 0 };
 
 	return read_cursor(r, &c, name, err);
 }
@@ -667,7 +678,7 @@ int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error *err)
 {
 	int is_stdin = strcmp(path, "-") == 0;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	cursor c = { NULL, 0, 0, f, NULL, r->st.big_endian, r->st.addr_bytes, r->st.sign_extend };
+	cursor c = { NULL, 0, 0, f, NULL, r->st.big_endian, r->st.addr_bytes, r->st.sign_extend, 0 };
 	int rc;
 
 	/* a read error (e.g. on a directory) ends the data, as a short fread

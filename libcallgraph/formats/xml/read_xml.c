@@ -638,7 +638,10 @@ static int read_self(struct xr *x)
 	double ex;
 	if (need_fn(x, "fn", &f) || get_costs(x, "costs", c) != 1)
 		return x->rc ? x->rc : fail(x, "<self> has no costs");
-	if (cg_profile_add_self(x->p, x->part, f, c))
+	int rc = cg_profile_add_self(x->p, x->part, f, c);
+	if (rc == CG_EFORMAT)
+		return fail(x, "self costs of function %u sum past 2^63-1", f);
+	if (rc)
 		return oom(x);
 	int r = get_double(x, "exact", &ex);
 	if (r < 0)
@@ -728,8 +731,69 @@ static int read_node(struct xr *x)
 	return 0;
 }
 
+/* The attributes docs/xml-schema.rng allows on each element (keep the two
+ * in step).  Anything else is refused: a misspelled attribute
+ * (inclusve="...") would otherwise drop its value without a word. */
+static const struct {
+	const char *element;
+	const char *const *attrs;
+} allowed_attrs[] = {
+	{ "callgraph", (const char *const[]){ "version", NULL } },
+	{ "meta", (const char *const[]){ "key", "key-hex", "value", "value-hex", NULL } },
+	{ "run", (const char *const[]){ "samples", "overhead", "lost", "resyncs", "threads",
+					"threads-cut", "flags", "ending", "ending-hex", NULL } },
+	{ "gmon", (const char *const[]){ "records", "version", "dimension", "dimension-hex",
+					 "dimension-abbrev", "dimension-abbrev-hex", "scale",
+					 "total-time", "total-samples", NULL } },
+	{ "event", (const char *const[]){ "name", "name-hex", "description", "description-hex",
+					  "unit-seconds", NULL } },
+	{ "function", (const char *const[]){ "id", "name", "name-hex", "object", "object-hex",
+					     "file", "file-hex", "line", "flags", "addr", "end",
+					     NULL } },
+	{ "part", (const char *const[]){ "name", "name-hex", "exact", NULL } },
+	{ "self", (const char *const[]){ "fn", "costs", "exact", NULL } },
+	{ "total", (const char *const[]){ "fn", "inclusive", "calls", NULL } },
+	{ "arc", (const char *const[]){ "caller", "callee", "count", "inclusive", "self", "line",
+				       NULL } },
+	{ "tree", (const char *const[]){ NULL } },
+	{ "node", (const char *const[]){ "id", "parent", "fn", "calls", "redos", "recursive",
+					 "recursion-target", "self", NULL } },
+};
+
+static int check_attributes(struct xr *x, const char *name)
+{
+	const char *const *attrs = NULL;
+	for (size_t i = 0; i < sizeof allowed_attrs / sizeof allowed_attrs[0]; i++)
+		if (strcmp(allowed_attrs[i].element, name) == 0)
+			attrs = allowed_attrs[i].attrs;
+	if (!attrs)
+		return 0;   /* an unknown element is refused where it stands */
+	for (int r = xmlTextReaderMoveToFirstAttribute(x->r); r == 1;
+	     r = xmlTextReaderMoveToNextAttribute(x->r)) {
+		if (xmlTextReaderIsNamespaceDecl(x->r) == 1)
+			continue;
+		const char *an = (const char *)xmlTextReaderConstName(x->r);
+		int known = 0;
+		/* the schema's attributes have no namespace: a prefixed name
+		 * (xml:lang, foo:id) is not one of them */
+		if (!xmlTextReaderConstNamespaceUri(x->r))
+			for (const char *const *a = attrs; *a && !known; a++)
+				known = strcmp(*a, an) == 0;
+		if (!known) {
+			char attr[64];
+			snprintf(attr, sizeof attr, "%s", an ? an : "?");
+			xmlTextReaderMoveToElement(x->r);
+			return fail(x, "<%s> has an attribute the schema does not allow: %s", name, attr);
+		}
+	}
+	xmlTextReaderMoveToElement(x->r);
+	return 0;
+}
+
 static int element(struct xr *x, const char *name)
 {
+	if (check_attributes(x, name))
+		return x->rc;
 	switch (x->where) {
 	case TOP:
 		if (strcmp(name, "callgraph") != 0)

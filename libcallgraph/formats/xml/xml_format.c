@@ -51,4 +51,5 @@ const cg_format_ops cg_fmt_xml = {
 	.detect = detect,
 	.read = read_xml,
 	.write = write_xml,
+	.flags = CG_FORMAT_WRITES_NO_EVENTS,
 };

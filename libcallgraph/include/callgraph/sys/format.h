@@ -85,7 +85,12 @@ enum cg_format_flags {
 	 * the way gprof sums them, not merged profile by profile). */
 	CG_FORMAT_READS_TOGETHER = 1u << 0,
 	/* The reader needs cg_read_options.executable (gmon). */
-	CG_FORMAT_NEEDS_EXECUTABLE = 1u << 1
+	CG_FORMAT_NEEDS_EXECUTABLE = 1u << 1,
+	/* The writer carries a profile without events (xml).  Without the
+	 * flag, cg_write() and cg_write_file() refuse such a profile with
+	 * CG_EFORMAT before writing anything, so every output format answers
+	 * an event-less profile the same way (docs/reliability.md). */
+	CG_FORMAT_WRITES_NO_EVENTS = 1u << 2
 };
 
 typedef struct cg_format_ops {
