@@ -261,10 +261,9 @@ static int scan_dies(cg_linemap *m, unit_build *ub, Dwarf_Die *parent, int depth
 
 /* BFD's name for a row's file: relative names are joined with the unit's
  * compilation directory. */
-static const char *row_file(cg_linemap *m, Dwarf_Line *line, const char *comp_dir,
+static const char *row_file(cg_linemap *m, const char *src, const char *comp_dir,
 			    const char **last_src, const char **last_name)
 {
-	const char *src = dwarf_linesrc(line, NULL, NULL);
 	char *joined;
 	size_t a, b;
 
@@ -304,15 +303,22 @@ static int cmp_seq(const void *a, const void *b)
 
 /* Rows -> BFD's sequences: consecutive rows at one address keep the last;
  * nested sequences are dropped and overlapping ones trimmed. */
-static int decode_lines(cg_linemap *m, lm_unit *u, Dwarf_Die *cudie, const char *comp_dir)
+static int decode_lines(cg_linemap *m, lm_unit *u, Dwarf_Die *cudie, const char *comp_dir,
+			int version)
 {
 	Dwarf_Lines *lines;
-	size_t n, i, capseqs = 0, k;
-	const char *last_src = NULL, *last_name = NULL;
-	int open = 0;
+	Dwarf_Files *files = NULL;
+	size_t n, nfiles = 0, i, capseqs = 0, k;
+	const char *last_src = NULL, *last_name = NULL, *entry0 = NULL;
+	int open = 0, file_set = 0;
 
 	if (dwarf_getsrclines(cudie, &lines, &n) != 0)
 		return 0;
+	/* BFD 2.40 starts each DWARF 5 sequence on file entry 0 (the unit's
+	 * own file), not on entry 1 as the line program's file register
+	 * says: rows before the first file change name entry 0 */
+	if (version >= 5 && dwarf_getsrcfiles(cudie, &files, &nfiles) == 0 && nfiles > 0)
+		entry0 = dwarf_filesrc(files, 0, NULL, NULL);
 	u->rows = malloc((n ? n : 1) * sizeof *u->rows);
 	if (u->rows == NULL)
 		return -1;
@@ -321,6 +327,9 @@ static int decode_lines(cg_linemap *m, lm_unit *u, Dwarf_Die *cudie, const char 
 		Dwarf_Addr addr;
 		bool end = false;
 		int lineno = 0;
+		size_t file_idx = 1;
+		const char *src;
+		Dwarf_Files *line_files;
 		lm_row *r;
 
 		if (line == NULL || dwarf_lineaddr(line, &addr) != 0)
@@ -344,9 +353,16 @@ static int decode_lines(cg_linemap *m, lm_unit *u, Dwarf_Die *cudie, const char 
 		r->addr = addr;
 		r->end = end;
 		r->line = lineno > 0 ? (unsigned)lineno : 0;
-		r->file = row_file(m, line, comp_dir, &last_src, &last_name);
-		if (end)
+		if (dwarf_line_file(line, &line_files, &file_idx) != 0)
+			file_idx = 1;
+		if (file_idx != 1)
+			file_set = 1;
+		src = entry0 != NULL && !file_set ? entry0 : dwarf_linesrc(line, NULL, NULL);
+		r->file = row_file(m, src, comp_dir, &last_src, &last_name);
+		if (end) {
 			open = 0;
+			file_set = 0;
+		}
 	}
 	for (i = 0; i < u->nseqs; i++) {
 		lm_seq *s = &u->seqs[i];
@@ -511,7 +527,10 @@ static int decode_units(cg_linemap *m)
 	Dwarf_Off off = 0, next;
 	size_t hsize, capunits = 0, capur = 0;
 
-	while (dwarf_next_unit(m->dwarf, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
+	Dwarf_Half version;
+
+	while (dwarf_next_unit(m->dwarf, off, &next, &hsize, &version, NULL, NULL, NULL, NULL,
+			       NULL) == 0) {
 		Dwarf_Die cudie;
 		Dwarf_Attribute attr;
 		Dwarf_Word lang = 0;
@@ -538,7 +557,7 @@ static int decode_units(cg_linemap *m)
 		while ((roff = dwarf_ranges(&cudie, roff, &base, &low, &high)) > 0)
 			if (low < high && add_range(&m->uranges, &m->nuranges, &capur, low, high, idx) < 0)
 				return -1;
-		if (decode_lines(m, u, &cudie, attr_string(&cudie, DW_AT_comp_dir)) < 0)
+		if (decode_lines(m, u, &cudie, attr_string(&cudie, DW_AT_comp_dir), version) < 0)
 			return -1;
 		if (scan_dies(m, &ub, &cudie, 0) < 0) {
 			free(ub.fr);
