@@ -156,6 +156,8 @@ static void sort_ranges(lm_range *r, size_t n)
 	uint64_t reach = 0;
 	size_t i;
 
+	if (n == 0)
+		return;
 	qsort(r, n, sizeof *r, cmp_range);
 	for (i = 0; i < n; i++) {
 		if (r[i].high > reach)
