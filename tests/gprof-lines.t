@@ -19,13 +19,14 @@ G=$CG_TOP/testdata/gprof
 M=$CG_TOP/testdata/gmon/src
 build inl-O2 gcc "-O2" "$L/main.c" "$L/other.c"
 build inl-O0 gcc "-O0" "$L/main.c" "$L/other.c"
+build inl-O2-nopie gcc "-O2 -no-pie" "$L/main.c" "$L/other.c"
 build inl-O3-dwarf4 gcc "-O3 -gdwarf-4" "$L/main.c" "$L/other.c"
 build statics gcc "-O2" "$G/statics_main.c" "$G/statics_a.c" "$G/statics_b.c"
 build cycles gcc "-O1" "$G/cycles.c"
 build multi gcc "-O2" "$M/multi/main.c" "$M/multi/a.c" "$M/multi/b.c"
 build cxx g++ "-O2" "$M/cxx.cc"
 
-programs="inl-O2 inl-O0 inl-O3-dwarf4 statics cycles multi cxx"
+programs="inl-O2 inl-O0 inl-O2-nopie inl-O3-dwarf4 statics cycles multi cxx"
 for p in $programs; do
 	for o in "-b -l -p" "-b -l -q" "-b -l" "-b -l --inline-file-names -p" "-b -l -A" \
 		 "-b -A" "-b -l -C" "-b -l -p -q -A -C"; do

@@ -66,6 +66,7 @@ for name in "$@"; do
 	same=identical
 	cmp -s "$d/gprof.txt" "$d/cgprof.txt" || same=DIFFERENT
 	awk -v n="$name" -v gc="$gcpu" -v cc="$ccpu" -v gr="$grss" -v cr="$crss" -v fc="$fcpu" -v s="$same" 'BEGIN {
-		cr_ = (cc > 0 ? gc / cc : 0); rr = (cr > 0 ? gr / cr : 0)
-		printf "%-7s %9.2fs %9.2fs %8.1fMB %8.1fMB %8.1fx %8.2fx %10.2fs %s\n", n, gc, cc, gr / 1024, cr / 1024, cr_, rr, fc, s }'
+		# below the clock'"'"'s 10 ms a CPU ratio means nothing
+		cpu = (cc > 0 ? sprintf("%8.1fx", gc / cc) : sprintf("%9s", "-")); rr = (cr > 0 ? gr / cr : 0)
+		printf "%-7s %9.2fs %9.2fs %8.1fMB %8.1fMB %s %8.2fx %10.2fs %s\n", n, gc, cc, gr / 1024, cr / 1024, cpu, rr, fc, s }'
 done
