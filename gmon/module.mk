@@ -15,3 +15,9 @@ bench-gprof: $(B)/bin/cgprof
 	CG_BUILD=$(CURDIR)/$(B) bench/gprof/run.sh
 BENCH_TARGETS += bench-gprof
 .PHONY: bench-gprof
+
+# make bench (line part): gprof -l against cgprof -l on SQLite's amalgamation and others.
+bench-lines: $(B)/bin/cgprof
+	CG_BUILD=$(CURDIR)/$(B) bench/lines/run.sh
+BENCH_TARGETS += bench-lines
+.PHONY: bench-lines

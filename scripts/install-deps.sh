@@ -12,6 +12,7 @@ packages=(
   binutils binutils-dev libiberty-dev zlib1g-dev   # gprof 2.40, libbfd, demangler
   libzstd-dev                                      # libbfd.a needs it for static links
   libxml2-dev libxml2-utils                        # XML writer/reader, xmllint
+  libdw-dev                                        # DWARF line tables (elfutils libdw, libelf)
   erlang-base erlang-tools                         # erl + fprof
   valgrind graphviz                                # callgrind_annotate, dot
   time uftrace                                     # make bench: GNU time, uftrace

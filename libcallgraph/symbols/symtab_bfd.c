@@ -24,6 +24,7 @@
 #include <bfd.h>
 
 #include "symtab_bfd.h"
+#include "linemap.h"
 
 static pthread_once_t bfd_once = PTHREAD_ONCE_INIT;
 
@@ -207,12 +208,27 @@ static int nomem(cg_error *err, const char *path)
 	return cg_error_set(err, CG_ENOMEM, "%s: out of memory reading symbols", path);
 }
 
+/* Where source positions come from: BFD, or in line mode the line map
+ * decoded once (linemap.c answers as BFD would). */
+typedef struct line_source {
+	bfd *abfd;
+	asection *text;
+	asymbol **syms;
+	cg_linemap *map;
+} line_source;
+
 /* gprof's get_src_info: the source position of addr, if BFD knows a file,
  * a function and a non-zero line.  `syms` is NULL in function mode (see
  * the top of this file); then the function name is not required. */
-static int src_info(bfd *abfd, asection *text, asymbol **syms, uint64_t addr,
-		    const char **file, const char **func, unsigned *line)
+static int src_info(const line_source *ls, uint64_t addr, const char **file, const char **func,
+		    unsigned *line)
 {
+	bfd *abfd = ls->abfd;
+	asection *text = ls->text;
+	asymbol **syms = ls->syms;
+
+	if (ls->map)
+		return cg_linemap_lookup(ls->map, addr, file, func, line);
 	*file = *func = NULL;
 	*line = 0;
 	if (!bfd_find_nearest_line(abfd, text, syms, addr - bfd_section_vma(text), file, func, line))
@@ -239,18 +255,42 @@ static int sort_and_finalize(cg_symtab *t, asection *text, const char *path, cg_
  * second one.  BFD's answers are not always the same the second time (it
  * renames DWARF functions after the symbols it finds), and then gprof
  * stops with "somebody miscounted"; so do we, with the same numbers. */
-static size_t count_line_symbols(bfd *abfd, asection *text, asymbol **syms, uint64_t vma,
-				 uint64_t end)
+/* The walk over .text: with BFD every byte; with the line map the first
+ * byte of each stretch between boundaries and the one after it (the first
+ * question about a function can change later answers, see linemap.c). */
+typedef struct text_walk {
+	uint64_t stretch_end;
+	int in_rest;
+} text_walk;
+
+static uint64_t next_address(const line_source *ls, text_walk *w, uint64_t vma)
 {
+	if (ls->map == NULL)
+		return vma + 1;
+	if (!w->in_rest) {
+		w->stretch_end = cg_linemap_next_boundary(ls->map, vma);
+		if (vma + 1 < w->stretch_end) {
+			w->in_rest = 1;
+			return vma + 1;
+		}
+		return w->stretch_end;
+	}
+	w->in_rest = 0;
+	return w->stretch_end;
+}
+
+static size_t count_line_symbols(const line_source *ls, uint64_t vma, uint64_t end)
+{
+	text_walk w = { 0, 0 };
 	char *prev_name = NULL, *prev_file = NULL;
 	unsigned prev_line = 0;
 	size_t n = 0;
 
-	for (; vma < end; vma++) {
+	for (; vma < end; vma = next_address(ls, &w, vma)) {
 		const char *file, *func;
 		unsigned line;
 
-		if (!src_info(abfd, text, syms, vma, &file, &func, &line))
+		if (!src_info(ls, vma, &file, &func, &line))
 			continue;
 		if (prev_name && prev_line == line && strcmp(prev_name, func) == 0 &&
 		    strcmp(prev_file, file) == 0)
@@ -269,18 +309,19 @@ static size_t count_line_symbols(bfd *abfd, asection *text, asymbol **syms, uint
 	return n;
 }
 
-static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text,
-			    asymbol **syms, int walk, const char *path,
-			    const cg_symtab_options *o, cg_error *err)
+static int add_line_symbols(cg_symtab *t, cg_profile *p, const line_source *src, int walk,
+			    const char *path, const cg_symtab_options *o, cg_error *err)
 {
+	asection *text = src->text;
 	uint64_t vma = bfd_section_vma(text), end = walk ? vma + bfd_section_size(text) : vma;
 	size_t nf = t->n, n = 0, cap = 16;
-	size_t counted = count_line_symbols(abfd, text, syms, vma, end);
+	size_t counted = count_line_symbols(src, vma, end);
 	cg_sym *ls = malloc(cap * sizeof *ls), *all;
+	text_walk w = { 0, 0 };
 
 	if (ls == NULL)
 		return nomem(err, path);
-	for (; vma < end; vma++) {
+	for (; vma < end; vma = next_address(src, &w, vma)) {
 		const char *file, *func;
 		unsigned line;
 		/* the last line symbol made (an index: ls moves when it grows) */
@@ -288,7 +329,7 @@ static int add_line_symbols(cg_symtab *t, cg_profile *p, bfd *abfd, asection *te
 		cg_sym *s;
 		long f;
 
-		if (!src_info(abfd, text, syms, vma, &file, &func, &line))
+		if (!src_info(src, vma, &file, &func, &line))
 			continue;
 		if (prev && prev->line == line && strcmp(prev->name, func) == 0 &&
 		    strcmp(prev->file, file) == 0)
@@ -398,13 +439,20 @@ static int collect(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text, asymb
 	int lines = has_debug_lines(abfd);
 	/* line mode asks BFD exactly as gprof does (with the symbol table),
 	 * because the function names it gets back name the line symbols */
-	asymbol **lookup_syms = o->line_symbols ? syms : NULL;
+	line_source src = { abfd, text, o->line_symbols ? syms : NULL, NULL };
 	int rc;
 	long i;
 
 	t->syms = calloc(nsyms > 0 ? (size_t)nsyms : 1, sizeof *t->syms);
 	if (t->syms == NULL)
 		return nomem(err, path);
+	/* line mode decodes the line tables once instead of asking BFD about
+	 * every byte; without DWARF the map declines and BFD answers */
+	if (lines && o->line_symbols && bfd_get_section_by_name(abfd, ".stab") == NULL) {
+		rc = cg_linemap_open(&src.map, path, bfd_section_vma(text), err);
+		if (rc < 0)
+			return rc;
+	}
 	for (i = 0; i < nsyms; i++) {
 		asymbol *sym = syms[i];
 		int cls = symbol_class(abfd, sym, o);
@@ -415,31 +463,38 @@ static int collect(cg_symtab *t, cg_profile *p, bfd *abfd, asection *text, asymb
 		s = &t->syms[t->n++];
 		s->addr = sym->value + (sym->section ? bfd_section_vma(sym->section) : 0);
 		s->name = cg_profile_intern(p, sym->name);
-		if (s->name == NULL)
+		if (s->name == NULL) {
+			cg_linemap_free(src.map);
 			return nomem(err, path);
+		}
 		s->is_static = cls == 't';
 		s->is_func = (sym->flags & BSF_FUNCTION) != 0;
 		if (lines) {
 			const char *file, *func;
 			unsigned line;
 
-			if (src_info(abfd, text, lookup_syms, s->addr, &file, &func, &line)) {
+			if (src_info(&src, s->addr, &file, &func, &line)) {
 				s->file = cg_profile_intern(p, file);
-				if (s->file == NULL)
+				if (s->file == NULL) {
+					cg_linemap_free(src.map);
 					return nomem(err, path);
+				}
 				s->line = line;
 			}
 		}
 	}
-	if (t->n == 0)
+	if (t->n == 0) {
+		cg_linemap_free(src.map);
 		return cg_error_set(err, CG_ENOTFOUND, CG_PROG_PREFIX_FMT "file `%s' has no symbols",
 				    CG_PROG_PREFIX(o->program_name), path);
+	}
 	rc = sort_and_finalize(t, text, path, err);
 	/* without debug information there are no line symbols, but the
 	 * table is still finalized a second time (which drops symbols whose
 	 * range became empty, like data_start), as gprof does */
 	if (rc == 0 && o->line_symbols)
-		rc = add_line_symbols(t, p, abfd, text, syms, lines, path, o, err);
+		rc = add_line_symbols(t, p, &src, lines, path, o, err);
+	cg_linemap_free(src.map);
 	return rc;
 }
 
