@@ -5,16 +5,44 @@
 
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
+#include "pb.h"
 #include "pprof_internal.h"
 
-/* gzip's magic, or a raw Profile whose first field is a sample type
- * (field 1, length-delimited) whose first field is its type (field 1,
- * varint): what pprof writers put first. */
+/* The wire type each top-level field of a Profile has (0: no such field). */
+static int profile_field_wire(uint64_t number, unsigned wire)
+{
+	switch (number) {
+	case 1: case 2: case 3: case 4: case 5: case 6: case 11:
+		return wire == PB_LEN;
+	case 7: case 8: case 9: case 10: case 12: case 14:
+		return wire == PB_VARINT;
+	case 13:   /* comments: packed or not */
+		return wire == PB_LEN || wire == PB_VARINT;
+	default:
+		return 0;
+	}
+}
+
+/* gzip's magic (pprof files are gzipped), or a raw Profile: the first
+ * bytes parse as top-level fields of a Profile, each of its wire type,
+ * and a string table entry is among them or the walk reaches the end of
+ * what we were shown inside a field.  Text never starts like that: its
+ * first byte would be a field key of a wrong wire type or number. */
 static int detect(const unsigned char *h, size_t len)
 {
 	if (len >= 3 && h[0] == 0x1f && h[1] == 0x8b && h[2] == 8)
 		return 60;
-	if (len >= 3 && h[0] == 0x0a && h[1] < 0x80 && h[2] == 0x08)
+	struct pb_reader r = { h, h + len, h };
+	struct pb_field f;
+	const char *why;
+	int fields = 0, k;
+	while ((k = pb_next(&r, &f, &why)) > 0) {
+		if (!profile_field_wire(f.number, f.wire))
+			return 0;
+		fields++;
+	}
+	/* k < 0 at the end of a short head is a field cut by the head's end */
+	if (fields >= 2 || (fields >= 1 && k == 0))
 		return 40;
 	return 0;
 }

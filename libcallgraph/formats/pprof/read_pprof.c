@@ -68,6 +68,8 @@ struct reader {
 	size_t nlocs;
 	cg_fid *frames;
 	size_t nframes, frames_cap;
+	int64_t *frame_lines;          /* Line.line of each frame while locations are read */
+	size_t nframe_lines, frame_lines_cap;
 
 	/* sample types */
 	size_t ntypes;
@@ -319,7 +321,8 @@ static int take_function(struct reader *r, const struct pb_field *f)
 
 /* The function of the model for pprof function fi seen through mapping mi
  * (index + 1, 0 none). */
-static int model_function(struct reader *r, size_t fi, uint32_t mi, size_t offset, cg_fid *out)
+static int model_function(struct reader *r, size_t fi, uint32_t mi, int64_t line, size_t offset,
+			  cg_fid *out)
 {
 	const struct function *fn = &r->fns[fi];
 	const char *name, *file, *object = NULL;
@@ -334,21 +337,31 @@ static int model_function(struct reader *r, size_t fi, uint32_t mi, size_t offse
 	if (cg_profile_intern_function(r->p, name ? name : "[unknown]", object, file, out))
 		return oom(r);
 	cg_function *cf = cg_profile_function(r->p, *out);
-	if (!cf->line && fn->start_line > 0 && fn->start_line <= UINT32_MAX)
-		cf->line = (uint32_t)fn->start_line;
+	/* the model has no positions inside a function yet: its line is the
+	 * start line, or else the first line of it a location names, so
+	 * that line-based tools (callgrind_annotate) have one */
+	if (fn->start_line > 0 && fn->start_line <= UINT32_MAX)
+		line = fn->start_line;
+	if (!cf->line && line > 0 && line <= UINT32_MAX)
+		cf->line = (uint32_t)line;
 	return 0;
 }
 
 /* Location: id (1), mapping_id (2), address (3), line (4: function_id 1, line 2) */
 struct location_ctx { uint64_t id, mapping_id, address; struct location loc; };
 
+struct line_ctx { uint64_t function_id; int64_t line; };
+
 static int line_field(struct reader *r, void *ctx, const struct pb_field *f)
 {
-	uint64_t *function_id = ctx;
-	if (f->number == 1) {
+	struct line_ctx *c = ctx;
+	if (f->number == 1 || f->number == 2) {
 		if (want_varint(r, f))
 			return CG_EFORMAT;
-		*function_id = f->value;
+		if (f->number == 1)
+			c->function_id = f->value;
+		else
+			c->line = (int64_t)f->value;
 	}
 	return 0;
 }
@@ -365,17 +378,19 @@ static int location_field(struct reader *r, void *ctx, const struct pb_field *f)
 	case 4: {
 		if (expect_len(r, f, "a line"))
 			return CG_EFORMAT;
-		uint64_t function_id = 0;
-		int rc = walk(r, f, &function_id, line_field);
+		struct line_ctx line = { 0, 0 };
+		int rc = walk(r, f, &line, line_field);
 		if (rc)
 			return rc;
 		uint32_t fi;
-		if (!cg_hashmap_get(&r->fn_ids, function_id, &fi))
+		if (!cg_hashmap_get(&r->fn_ids, line.function_id, &fi))
 			return fail(r, f->offset, "line names a function id that no function has");
 		/* the frame is resolved once the mapping is known: keep the
 		 * pprof function index for now */
 		GROW(r, r->frames, r->nframes, r->frames_cap);
+		GROW(r, r->frame_lines, r->nframe_lines, r->frame_lines_cap);
 		r->frames[r->nframes++] = fi;
+		r->frame_lines[r->nframe_lines++] = line.line;
 		c->loc.count++;
 		return 0;
 	}
@@ -400,7 +415,8 @@ static int take_location(struct reader *r, const struct pb_field *f)
 		c.loc.mapping = mi + 1;
 	}
 	for (size_t i = c.loc.first; i < c.loc.first + c.loc.count; i++)
-		if ((rc = model_function(r, r->frames[i], c.loc.mapping, f->offset, &r->frames[i])))
+		if ((rc = model_function(r, r->frames[i], c.loc.mapping, r->frame_lines[i], f->offset,
+					 &r->frames[i])))
 			return rc;
 	if (!c.loc.count) {
 		/* not symbolized: the address stands for the function */
@@ -411,6 +427,8 @@ static int take_location(struct reader *r, const struct pb_field *f)
 		    (rc = get_string(r, r->maps[c.loc.mapping - 1].filename, f->offset, &object, 1)))
 			return rc;
 		GROW(r, r->frames, r->nframes, r->frames_cap);
+		GROW(r, r->frame_lines, r->nframe_lines, r->frame_lines_cap);
+		r->frame_lines[r->nframe_lines++] = 0;
 		if (cg_profile_intern_function(r->p, name, object, NULL, &r->frames[r->nframes]))
 			return oom(r);
 		r->nframes++;
@@ -784,6 +802,7 @@ int cg_pprof_read(cg_profile **out, const char *name, const void *data, size_t l
 	free(r.fns);
 	free(r.locs);
 	free(r.frames);
+	free(r.frame_lines);
 	free(r.sample_locs);
 	cg_hashmap_release(&r.map_ids);
 	cg_hashmap_release(&r.fn_ids);
