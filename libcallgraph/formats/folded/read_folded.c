@@ -14,7 +14,7 @@
 
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
-#include "stacks/stack_tree.h"
+#include "../stacks/stack_tree.h"
 #include "folded_internal.h"
 
 static int bad(cg_error *err, const char *name, uint64_t line, uint64_t offset, const char *what)

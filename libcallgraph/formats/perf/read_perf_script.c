@@ -25,7 +25,7 @@
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
 #include "hashmap.h"
-#include "stacks/stack_tree.h"
+#include "../stacks/stack_tree.h"
 #include "perf_internal.h"
 
 struct event_info {

@@ -364,7 +364,9 @@ int cg_pprof_write(const cg_profile *p, FILE *out, const cg_write_options *opts,
 		put_value_type(&w, PROFILE_PERIOD_TYPE, "cpu", "nanoseconds");
 		pb_int(&w.out, PROFILE_PERIOD, (uint64_t)(period_event->unit_seconds * 1e9 + 0.5));
 	}
-	pb_int(&w.out, PROFILE_COMMENT, (uint64_t)pprof_string(&w.strs, "written by callgraph " CG_VERSION_STRING));
+	char creator[64];
+	snprintf(creator, sizeof creator, "written by callgraph %s", cg_version());
+	pb_int(&w.out, PROFILE_COMMENT, (uint64_t)pprof_string(&w.strs, creator));
 	if (arc_only)
 		pb_int(&w.out, PROFILE_COMMENT, (uint64_t)pprof_string(&w.strs,
 			"the input knows arcs, not call stacks: one-frame samples hold self costs, "

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stacks/stack_tree.h"
+#include "stack_tree.h"
 
 #define ROOT_KEY(part) ((uint64_t)UINT32_MAX << 32 | (part))
 
