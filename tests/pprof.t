@@ -7,7 +7,7 @@
 # folded; gmon -> pprof keeps gprof's flat profile; bad input gives one
 # line naming the file and the byte offset.
 . "${CG_TOP:-.}/tests/lib.sh"
-require_tool go gcc gprof callgrind_annotate python3
+require_tool go gcc gprof valgrind callgrind_annotate python3
 P=$CG_BUILD/tests/collector
 tops=$CG_TOP/testdata/pprof/tops.py
 cd "$WORK" || exit 1
@@ -93,6 +93,20 @@ like "gmon -> pprof: the file says it has no call stacks" \
 is "gmon -> pprof: call counts as (callee, caller) samples: ping called 102000 times" \
 	"$(pprof_top demo.pb.gz -sample_index=calls | python3 "$tops" top /dev/stdin | grep '^ping ')" \
 	"ping 102000 202000"
+
+# ---- arcs only (Callgrind): callgrind_annotate's self cost per function
+gcc -O1 -g -o spin "$CG_TOP/testdata/perf/spin.c"
+valgrind --tool=callgrind --callgrind-out-file=spin.callgrind ./spin 2 >/dev/null 2>&1
+"$BIN/cgconvert" -t pprof -o spin.pb.gz spin.callgrind
+is "Callgrind -> pprof: go tool pprof -top flat equals callgrind_annotate's Ir per function" \
+	"$(pprof_top spin.pb.gz | python3 "$tops" top /dev/stdin --flat)" \
+	"$(callgrind_annotate --threshold=100 --auto=no spin.callgrind 2>/dev/null | awk '
+		/file:function/ { on = 1; next }
+		on && /^ *[0-9,]+ / { v = $1; gsub(",", "", v); n = $0; sub(/^ *[0-9,]+ +\([^)]*\) +/, "", n)
+			sub(/ \[.*\]$/, "", n); sub(/^.*:/, "", n); s[n] += v }
+		END { for (k in s) print k, s[k] }' | LC_ALL=C sort)"
+is "Callgrind -> pprof: the program's own object is pprof's File" \
+	"$(go tool pprof -top spin.pb.gz 2>/dev/null | sed -n 's/^File: //p')" "spin"
 
 # ---- bad input: one line, file and byte offset, exit 3, no output file
 head -c 200 go.pb >trunc.pb

@@ -228,7 +228,18 @@ static void write_tables(struct writer *w)
 		return;
 	}
 	size_t nobj = 0;
-	for (size_t f = 0; f < nf; f++) {
+	/* pprof takes the first mapping for the program ("File:" in its
+	 * reports): the object main() is in goes first */
+	size_t first = nf;
+	for (size_t f = 0; f < nf && first == nf; f++) {
+		const cg_function *fn = cg_profile_function(w->p, (cg_fid)f);
+		if (w->used[f] && fn->object && strcmp(fn->name, "main") == 0)
+			first = f;
+	}
+	for (size_t k = 0; k <= nf; k++) {
+		size_t f = k == 0 ? first : k - 1;
+		if (f >= nf)
+			continue;
 		const cg_function *fn = cg_profile_function(w->p, (cg_fid)f);
 		if (!w->used[f] || !fn->object)
 			continue;
