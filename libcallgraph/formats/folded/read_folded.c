@@ -88,8 +88,10 @@ static int read_lines(cg_profile *p, struct cg_stack_tree *tree, FILE *in, const
 			rc = bad(err, name, lineno, at, "a count without frames");
 			break;
 		}
-		if (cg_stack_tree_add(tree, node, 0, count))
-			rc = CG_ENOMEM;
+		if ((rc = cg_stack_tree_add(tree, node, 0, count)) == CG_EFORMAT) {
+			rc = bad(err, name, lineno, at, "the counts add up to more than 2^62");
+			break;
+		}
 		stacks++;
 	}
 	free(line);

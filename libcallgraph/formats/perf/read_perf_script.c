@@ -44,6 +44,7 @@ struct reader {
 	unsigned nparts;
 	/* the sample being read */
 	int in_sample;
+	uint64_t sample_line, sample_offset;   /* of its header, for messages */
 	unsigned part;
 	unsigned event;
 	int64_t period;
@@ -274,7 +275,11 @@ static int end_sample(struct reader *r)
 	for (size_t i = r->nframes; i-- > 0;)
 		if (cg_stack_tree_child(&r->tree, node, r->frames[i], &node))
 			return oom(r);
-	if (cg_stack_tree_add(&r->tree, node, r->event, r->period))
+	int rc = cg_stack_tree_add(&r->tree, node, r->event, r->period);
+	if (rc == CG_EFORMAT)
+		return bad_line(r, r->sample_line, r->sample_offset,
+				"the sample periods of this event add up to more than 2^62");
+	if (rc)
 		return oom(r);
 	r->nframes = 0;
 	return 0;
@@ -401,6 +406,8 @@ static int parse_header(struct reader *r, const char *s, size_t len, uint64_t li
 	    (rc = event_index(r, &tok[ev], &r->event)))
 		return rc;
 	r->in_sample = 1;
+	r->sample_line = lineno;
+	r->sample_offset = offset;
 	r->nframes = 0;
 	r->npending = 0;
 	/* a sample without a call chain has its frame on the header line;

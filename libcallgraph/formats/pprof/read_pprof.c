@@ -29,6 +29,7 @@
 #include "pprof_internal.h"
 
 #define PPROF_MAX_INFLATED ((uint64_t)4 << 30)
+#define PPROF_VALUE_LIMIT ((uint64_t)1 << 62)
 
 struct str {
 	const uint8_t *p;
@@ -75,6 +76,7 @@ struct reader {
 	size_t ntypes;
 	int event_of[CG_MAX_EVENTS + 1];   /* per sample type: event, or -1 calls */
 	uint64_t type_name[CG_MAX_EVENTS + 1], type_unit[CG_MAX_EVENTS + 1];
+	uint64_t magnitude[CG_MAX_EVENTS + 1];   /* sum of |values| per sample type */
 	uint64_t period_type_unit;
 	int64_t period;
 
@@ -603,6 +605,15 @@ static int take_sample(struct reader *r, const struct pb_field *f)
 		for (size_t k = loc->first + loc->count; k-- > loc->first;)
 			if (cg_profile_node_child(r->p, part, node, r->frames[k], &node))
 				return oom(r);
+	}
+	/* every later sum (inclusive costs, totals) stays far from int64_t
+	 * overflow when each sample type's values do */
+	for (size_t t = 0; t < r->ntypes; t++) {
+		int64_t v = r->sample_values[t];
+		uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
+		if (mag > PPROF_VALUE_LIMIT - r->magnitude[t])
+			return fail(r, f->offset, "the values of a sample type add up to more than 2^62");
+		r->magnitude[t] += mag;
 	}
 	cg_node *n = cg_profile_node(r->p, part, node);
 	for (size_t t = 0; t < r->ntypes; t++) {

@@ -52,6 +52,10 @@ int cg_stack_tree_child(struct cg_stack_tree *t, uint32_t parent, cg_fid f, uint
 
 int cg_stack_tree_add(struct cg_stack_tree *t, uint32_t node, unsigned e, int64_t v)
 {
+	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	if (e >= CG_MAX_EVENTS || mag > CG_STACK_VALUE_LIMIT - t->magnitude[e])
+		return CG_EFORMAT;
+	t->magnitude[e] += mag;
 	uint64_t key = (uint64_t)node << 6 | e;
 	uint32_t i;
 	if (cg_hashmap_get(&t->values, key, &i)) {

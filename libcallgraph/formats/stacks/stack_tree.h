@@ -23,13 +23,20 @@ struct cg_stack_tree {
 	struct cg_hashmap values;     /* node << 6 | event -> index in vals */
 	int64_t *vals;
 	size_t nvals, vcap;
+	uint64_t magnitude[CG_MAX_EVENTS];   /* sum of |values| added, per event */
 };
+
+/* The most the values of one event may add up to (in magnitude): every
+ * sum the model makes of them later (inclusive costs, totals) then stays
+ * far from int64_t overflow. */
+#define CG_STACK_VALUE_LIMIT ((uint64_t)1 << 62)
 
 /* The root of part `part` (created on first use). */
 int cg_stack_tree_root(struct cg_stack_tree *t, unsigned part, uint32_t *out);
 /* The child of `parent` for function f (created on first use). */
 int cg_stack_tree_child(struct cg_stack_tree *t, uint32_t parent, cg_fid f, uint32_t *out);
-/* Adds v to node's value of event e (< CG_MAX_EVENTS). */
+/* Adds v to node's value of event e (< CG_MAX_EVENTS).  CG_EFORMAT (no
+ * message) when the event's values would pass CG_STACK_VALUE_LIMIT. */
 int cg_stack_tree_add(struct cg_stack_tree *t, uint32_t node, unsigned e, int64_t v);
 /* Builds the collected tree in p (whose events and parts must all exist)
  * and derives self costs, arcs and inclusive costs from it. */
