@@ -81,6 +81,17 @@ for ev in cpu-clock task-clock; do
 		"$(perf report -i two.data --stdio 2>/dev/null | grep -A1 "of event '$ev'" | sed -n 's/^# Event count (approx.): //p')"
 done
 
+# ---- threads: a part each, their shares as perf report --sort pid says
+gcc -O0 -g -fno-omit-frame-pointer -pthread -o twothreads "$CG_TOP/testdata/perf/twothreads.c"
+ok "perf record of a program with three threads runs" perf record -q -g -o tt.data ./twothreads
+perf script -i tt.data >tt.txt 2>/dev/null
+"$BIN/cgconvert" -t folded -o tt.folded tt.txt
+is "threads: one part per thread, each its share of perf report --sort pid" \
+	"$(awk '{ v = $NF; p = $0; sub(/;.*/, "", p); s[p] += v; t += v }
+		END { for (k in s) printf "%.2f%% %s\n", 100 * s[k] / t, k }' tt.folded | sort)" \
+	"$(perf report -i tt.data --stdio --no-children --sort pid -g none 2>/dev/null |
+		awk '/^ +[0-9.]+%/ { split($2, a, ":"); print $1, a[2], a[1] }' | sort)"
+
 # ---- bad input
 printf 'spin 1 1.0: 1 cycles:\n\tffff f (x)\n\x01\x02garbage\n' >bad1.txt
 exit_status "not a sample header: exit 3" 3 "$BIN/cgconvert" -f perf-script -t folded -o out bad1.txt
