@@ -4,7 +4,7 @@
 # from them (via our pprof) equal flat/cum computed from the text itself,
 # detection by content, and one-line errors with line and byte offset.
 . "${CG_TOP:-.}/tests/lib.sh"
-require_tool go python3
+require_tool go python3 timeout
 P=$CG_BUILD/tests/collector
 tops=$CG_TOP/testdata/pprof/tops.py
 cd "$WORK" || exit 1
@@ -30,4 +30,9 @@ like "a bad count: file, line and byte offset in one line" \
 	"$("$BIN/cgconvert" -f folded -t gprof bad.folded 2>&1)" \
 	'^cgconvert: bad\.folded: line 2 \(byte offset 9\): the count is not a non-negative integer$'
 ok "a bad count: no output file" test ! -e out
+# /dev/zero named as this format fails at once (the timeout only turns a
+# hang into a failure), as every text reader does (tests/bounded-input.t)
+like "/dev/zero as folded: one line, where and what" \
+	"$(timeout 60 "$BIN/cgconvert" -f folded -t xml /dev/zero 2>&1)" '^cgconvert: /dev/zero:1: NUL byte at byte offset 0: binary data, not a text profile$'
+exit_status "/dev/zero as folded: exit 3" 3 timeout 60 "$BIN/cgconvert" -f folded -t xml /dev/zero
 done_testing

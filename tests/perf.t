@@ -7,7 +7,7 @@
 # count", -F field sets read the same, several events stay apart, and bad
 # text gives one line with the line and byte offset.
 . "${CG_TOP:-.}/tests/lib.sh"
-require_tool perf gcc python3
+require_tool perf gcc python3 timeout
 cmp_report=$CG_TOP/testdata/perf/report_vs_ours.py
 cd "$WORK" || exit 1
 # perf record needs perf_event_paranoid <= 1 unless we are root; raising
@@ -102,4 +102,9 @@ ok "not a sample header: no output file" test ! -e out
 printf '\tffff f (x)\n' >bad2.txt
 like "a call chain before any sample" \
 	"$("$BIN/cgconvert" -f perf-script -t folded bad2.txt 2>&1)" 'bad2\.txt: line 1 \(byte offset 0\): call-chain line outside a sample'
+# /dev/zero named as this format fails at once (the timeout only turns a
+# hang into a failure), as every text reader does (tests/bounded-input.t)
+like "/dev/zero as perf-script: one line, where and what" \
+	"$(timeout 60 "$BIN/cgconvert" -f perf-script -t xml /dev/zero 2>&1)" '^cgconvert: /dev/zero:1: NUL byte at byte offset 0: binary data, not a text profile$'
+exit_status "/dev/zero as perf-script: exit 3" 3 timeout 60 "$BIN/cgconvert" -f perf-script -t xml /dev/zero
 done_testing

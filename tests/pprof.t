@@ -7,7 +7,7 @@
 # folded; gmon -> pprof keeps gprof's flat profile; bad input gives one
 # line naming the file and the byte offset.
 . "${CG_TOP:-.}/tests/lib.sh"
-require_tool go gcc gprof valgrind callgrind_annotate python3
+require_tool go gcc gprof valgrind callgrind_annotate python3 timeout
 P=$CG_BUILD/tests/collector
 tops=$CG_TOP/testdata/pprof/tops.py
 cd "$WORK" || exit 1
@@ -121,4 +121,9 @@ like "truncated gzip: file and byte offset" \
 printf '\x0a\x04\x08\x01\x10\x02\x32\x00' >nostrings.pb
 like "string index out of range" \
 	"$("$BIN/cgconvert" -f pprof -t folded nostrings.pb 2>&1)" 'nostrings\.pb: byte offset 2: string index out of range'
+# /dev/zero named as this format fails at once (the timeout only turns a
+# hang into a failure), as every text reader does (tests/bounded-input.t)
+like "/dev/zero as pprof: one line, where and what" \
+	"$(timeout 60 "$BIN/cgconvert" -f pprof -t xml /dev/zero 2>&1)" '^cgconvert: /dev/zero: byte offset 0: not a pprof profile'
+exit_status "/dev/zero as pprof: exit 3" 3 timeout 60 "$BIN/cgconvert" -f pprof -t xml /dev/zero
 done_testing

@@ -15,6 +15,7 @@
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
 #include "../stacks/stack_tree.h"
+#include "linereader.h"
 #include "folded_internal.h"
 
 static int bad(cg_error *err, const char *name, uint64_t line, uint64_t offset, const char *what)
@@ -26,24 +27,22 @@ static int bad(cg_error *err, const char *name, uint64_t line, uint64_t offset, 
 static int read_lines(cg_profile *p, struct cg_stack_tree *tree, FILE *in, const char *name,
 		      cg_error *err)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
+	/* bounded: a NUL byte or an endless line fails at once */
+	cg_line_reader lines;
+	cg_line_reader_init(&lines, in, name, CG_TEXT_LINE_MAX);
+	char *line;
+	size_t len;
+	int got = 0;
 	uint64_t lineno = 0, offset = 0, stacks = 0;
 	int rc = 0;
 	uint32_t root;
 	if (cg_stack_tree_root(tree, 0, &root))
 		rc = CG_ENOMEM;
-	while (!rc && (got = getline(&line, &cap, in)) >= 0) {
+	while (!rc && (got = cg_line_reader_next(&lines, &line, &len, err)) > 0) {
 		lineno++;
-		size_t len = (size_t)got;
 		uint64_t at = offset;
-		offset += (uint64_t)got;
-		if (memchr(line, 0, len)) {
-			rc = bad(err, name, lineno, at, "NUL byte: not folded stacks");
-			break;
-		}
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		offset += (uint64_t)len + 1;
+		while (len && line[len - 1] == '\r')
 			len--;
 		if (len == 0 || line[0] == '#')
 			continue;
@@ -94,11 +93,11 @@ static int read_lines(cg_profile *p, struct cg_stack_tree *tree, FILE *in, const
 		}
 		stacks++;
 	}
-	free(line);
+	cg_line_reader_release(&lines);
+	if (!rc && got < 0)
+		return got;
 	if (rc == CG_ENOMEM)
 		return cg_error_set(err, rc, "%s: out of memory", name);
-	if (!rc && ferror(in))
-		return cg_error_set(err, CG_EIO, "%s: read error at byte offset %" PRIu64, name, offset);
 	if (!rc && !stacks)
 		return cg_error_set(err, CG_EFORMAT, "%s: no stacks in it", name);
 	return rc;

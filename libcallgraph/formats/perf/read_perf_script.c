@@ -25,6 +25,7 @@
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
 #include "hashmap.h"
+#include "linereader.h"
 #include "../stacks/stack_tree.h"
 #include "perf_internal.h"
 
@@ -429,19 +430,19 @@ static int parse_header(struct reader *r, const char *s, size_t len, uint64_t li
 
 static int read_stream(struct reader *r, FILE *in, const cg_read_options *opts)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	uint64_t lineno = 0, offset = 0;
+	/* bounded: a NUL byte or an endless line fails at once */
+	cg_line_reader lines;
+	cg_line_reader_init(&lines, in, r->name, CG_TEXT_LINE_MAX);
+	char *line;
+	size_t len;
+	int got;
+	uint64_t lineno = 0, offset = 0, next = 0;
 	int rc = 0;
-	while (!rc && (got = getline(&line, &cap, in)) >= 0) {
+	while (!rc && (got = cg_line_reader_next(&lines, &line, &len, r->err)) > 0) {
 		lineno++;
-		size_t len = (size_t)got;
-		if (memchr(line, 0, len)) {
-			rc = bad_line(r, lineno, offset, "NUL byte: not perf script text");
-			break;
-		}
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		offset = next;
+		next += (uint64_t)len + 1;
+		while (len && line[len - 1] == '\r')
 			len--;
 		if (len == 0) {
 			rc = end_sample(r);
@@ -463,15 +464,14 @@ static int read_stream(struct reader *r, FILE *in, const cg_read_options *opts)
 		} else {
 			rc = parse_header(r, line, len, lineno, offset);
 		}
-		offset += (uint64_t)got;
 		if ((lineno & 0xfffff) == 0 && opts) {
 			cg_diagnostic d = { .kind = CG_DIAG_BYTES, .file = r->name, .done = offset };
 			cg_diag_emit(opts, &d);
 		}
 	}
-	free(line);
-	if (!rc && ferror(in))
-		rc = cg_error_set(r->err, CG_EIO, "%s: read error at byte offset %" PRIu64, r->name, offset);
+	cg_line_reader_release(&lines);
+	if (!rc && got < 0)
+		rc = got;
 	if (!rc)
 		rc = end_sample(r);
 	if (!rc && r->nevents == 0)

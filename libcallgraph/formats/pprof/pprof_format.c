@@ -51,9 +51,24 @@ static int read_pprof(const cg_format_ops *self, cg_profile **out, cg_source *sr
 		      const cg_read_options *opts, cg_error *err)
 {
 	(void)self;
+	/* Look before taking it all in: /dev/zero or text named as pprof
+	 * must fail at once, not after filling memory. */
+	size_t hl;
+	const unsigned char *h = cg_source_head(src, &hl);
+	if (hl == 0)
+		return cg_error_set(err, CG_EFORMAT, "%s: empty, not a pprof profile",
+				    cg_source_name(src));
+	if (!(hl >= 2 && h[0] == 0x1f && h[1] == 0x8b)) {
+		const unsigned char *p = h;
+		uint64_t key;
+		if (pb_read_varint(&p, h + hl, &key) || !profile_field_wire(key >> 3, (unsigned)(key & 7)))
+			return cg_error_set(err, CG_EFORMAT,
+					    "%s: byte offset 0: not a pprof profile (neither gzip data nor a field of a protobuf Profile)",
+					    cg_source_name(src));
+	}
 	const void *data;
 	size_t len;
-	int rc = cg_source_slurp(src, &data, &len, 0, err);
+	int rc = cg_source_slurp(src, &data, &len, CG_PPROF_MAX_BYTES, err);
 	if (rc)
 		return rc;
 	return cg_pprof_read(out, cg_source_name(src), data, len, opts, err);

@@ -8,6 +8,9 @@
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
 
+/* The most we take in, compressed or not (and decompressed). */
+#define CG_PPROF_MAX_BYTES ((uint64_t)4 << 30)
+
 /* Writes p as a gzip-compressed profile.proto. */
 int cg_pprof_write(const cg_profile *p, FILE *out, const cg_write_options *opts, cg_error *err);
 /* Reads a profile.proto, gzip-compressed or raw, from memory; `name` goes

@@ -28,7 +28,7 @@
 #include "pb.h"
 #include "pprof_internal.h"
 
-#define PPROF_MAX_INFLATED ((uint64_t)4 << 30)
+#define PPROF_MAX_INFLATED CG_PPROF_MAX_BYTES
 #define PPROF_VALUE_LIMIT ((uint64_t)1 << 62)
 
 struct str {
@@ -758,10 +758,12 @@ static int read_payload(struct reader *r)
 	int rc;
 	if ((rc = each_field(r, 6, take_string)))
 		return rc;
-	if (r->nstrs == 0 || r->strs[0].len != 0)
-		return cg_error_set(r->err, CG_EFORMAT,
-				    "%s: not a pprof profile (its string table %s)", r->name,
-				    r->nstrs ? "does not start with the empty string" : "is missing");
+	if (r->nstrs == 0)
+		return fail(r, (size_t)(r->top.end - r->top.base),
+			    "not a pprof profile, or cut short: no string table up to the end");
+	if (r->strs[0].len != 0)
+		return fail(r, (size_t)(r->strs[0].p - r->top.base),
+			    "not a pprof profile: its string table does not start with the empty string");
 	if ((rc = each_field(r, 1, take_sample_type)) || (rc = each_field(r, 11, take_period_type)) ||
 	    (rc = each_field(r, 12, take_period)) || (rc = declare_events(r)) ||
 	    (rc = each_field(r, 3, take_mapping)) || (rc = each_field(r, 5, take_function)) ||
