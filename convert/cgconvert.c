@@ -23,8 +23,8 @@ static void usage(FILE *out)
 		"usage: %s [-f IN] -t OUT [-o FILE] [--exe EXECUTABLE] [--transparent=NAME]...\n"
 		"       %*s [--event=NAME] [--merge-parts] [--fprof-analyse=LIST]\n"
 		"       %*s [--gprof-estimate] [--fprof-suspend-self] INPUT...\n"
-		"  IN:  gmon callgrind xml fprof-trace fprof-analysis cgtree (default: detect)\n"
-		"  OUT: gprof flat graph callgrind xml folded dot fprof\n",
+		"  IN:  gmon callgrind xml fprof-trace fprof-analysis cgtree pprof perf-script folded\n       (default: detect)\n"
+		"  OUT: gprof flat graph callgrind xml folded dot fprof pprof\n",
 		prog, (int)strlen(prog), "", (int)strlen(prog), "");
 }
 

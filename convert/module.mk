@@ -8,3 +8,10 @@ bench-convert: $(B)/bin/cgconvert $(B)/bin/cgprof
 	CG_BUILD=$(CURDIR)/$(B) bench/convert/run.sh
 BENCH_TARGETS += bench-convert
 .PHONY: bench-convert
+
+# make bench (pprof, perf script): reading and writing pprof against go tool
+# pprof, reading perf script against perf script/perf report.
+bench-pprof: $(B)/bin/cgconvert
+	CG_BUILD=$(CURDIR)/$(B) bench/pprof/run.sh
+BENCH_TARGETS += bench-pprof
+.PHONY: bench-pprof

@@ -20,6 +20,8 @@ packages=(
   lua5.4 liblua5.4-dev                             # interpreter bindings: Lua 5.4,
   python3-dev                                      # Debian's Python 3 (headers),
   swi-prolog-nox                                   # SWI-Prolog 9
+  golang-go                                        # go tool pprof: checks our pprof files
+  linux-perf                                       # perf record/script/report: perf inputs
 )
 # npm for speedscope; a machine with its own Node.js (and npm) keeps it.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

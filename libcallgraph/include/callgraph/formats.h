@@ -31,8 +31,9 @@ extern "C" {
 
 /* A format: an entry of the registry (callgraph/sys/format.h has its
  * fields, for programs that add formats).  Built-in names: gmon,
- * callgrind, xml, cgtree, fprof-trace, fprof-analysis (inputs);
- * callgrind, xml, gprof, flat, graph, folded, dot, fprof (outputs). */
+ * callgrind, xml, cgtree, fprof-trace, fprof-analysis, pprof, perf-script,
+ * folded (inputs); callgrind, xml, gprof, flat, graph, folded, dot, fprof,
+ * pprof (outputs). */
 typedef struct cg_format_ops cg_format_ops;
 /* One input (a file, a pipe, standard input or a buffer); see
  * callgraph/sys/format.h. */

@@ -1,0 +1,13 @@
+/*
+ * folded_internal.h — what the folded family's files share (not installed).
+ */
+#ifndef CG_FOLDED_INTERNAL_H
+#define CG_FOLDED_INTERNAL_H
+
+#include "callgraph.h"
+#include "callgraph/sys/format.h"
+
+/* Reads folded stacks from src into a new profile. */
+int cg_folded_read(cg_profile **out, cg_source *src, cg_error *err);
+
+#endif
