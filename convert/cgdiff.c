@@ -2,6 +2,7 @@
  * cgdiff — compare two profiles and gate CI on the difference.
  *
  *   cgdiff [options] BASE NEW
+ *   cgdiff [options] BASE... -- NEW...      (repeated runs)
  *
  * Exit status: 0 within limits, 1 a limit exceeded, 2 usage, 3 bad input
  * (or an output that could not be written).  See cgdiff(1).
@@ -22,18 +23,28 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [options] BASE NEW\n"
+		"       %s [options] BASE... -- NEW...   (repeated runs of each side)\n"
 		"  -F, --fail=RULE        limit, e.g. 'self>5%%', 'inclusive(main)>2%%', 'calls>0',\n"
 		"                         'arcs>0', 'total>3%%' (repeatable; default: self>5%%,\n"
 		"                         calls>0, arcs>0)\n"
 		"  -E, --event=NAME       event the rules check (repeatable; default: the first)\n"
 		"  -z, --noise-z=Z        sampling noise factor (default %g)\n"
-		"  -t, --format=FORMAT    table (default), tap, xml, callgrind\n"
+		"  -t, --format=FORMAT    table (default), tap, xml, callgrind, junit, github,\n"
+		"                         markdown, bmf\n"
 		"  -o, --output=FILE      write the report to FILE (default: stdout)\n"
 		"      --callgrind=FILE   also write the differential Callgrind file\n"
 		"  -f, --from=FORMAT      input format of both profiles (default: detect)\n"
 		"      --exe=FILE         gmon: executable of both profiles (default a.out)\n"
 		"      --base-exe=FILE, --new-exe=FILE   gmon: executable of one side\n"
 		"      --ignore-object, --ignore-file    match functions by name only\n"
+		"      --source-root=DIR  source paths relative to DIR (both sides; default:\n"
+		"                         detected by path suffix)\n"
+		"      --base-source-root=DIR, --new-source-root=DIR   the same for one side\n"
+		"      --absolute-paths   match source files by their full path\n"
+		"      --ignore=GLOB      no verdict for matching functions (repeatable)\n"
+		"      --alpha=A          repeated runs: false-alarm rate of the comparison\n"
+		"                         (default %g)\n"
+		"      --create-baseline  a missing BASE is written from NEW (XML) and passes\n"
 		"      --map=OLD=NEW      base function OLD is new function NEW (repeatable)\n"
 		"      --transparent=GLOB remove matching functions on both sides first\n"
 		"      --cycles           compare cycles as single items\n"
@@ -41,25 +52,28 @@ static void usage(FILE *out)
 		"      --width=N, --limit=N, --all       table layout\n"
 		"  -q, --quiet            no report, only the exit status\n"
 		"  -h, --help, --version\n",
-		prog, CG_DIFF_DEFAULT_Z);
+		prog, prog, CG_DIFF_DEFAULT_Z, CG_DIFF_DEFAULT_ALPHA);
 }
 
 enum {
 	OPT_EXE = 256, OPT_BASE_EXE, OPT_NEW_EXE, OPT_IGNORE_OBJECT, OPT_IGNORE_FILE, OPT_MAP,
 	OPT_TRANSPARENT, OPT_CYCLES, OPT_PARTS, OPT_WIDTH, OPT_LIMIT, OPT_ALL, OPT_CALLGRIND,
-	OPT_VERSION
+	OPT_VERSION, OPT_SOURCE_ROOT, OPT_BASE_SOURCE_ROOT, OPT_NEW_SOURCE_ROOT, OPT_ABSOLUTE_PATHS,
+	OPT_IGNORE, OPT_ALPHA, OPT_CREATE_BASELINE
 };
 
 struct args {
-	const char **rules, **events, **transparent, **map_old, **map_new;
-	size_t nrules, nevents, ntransparent, nmap;
+	const char **rules, **events, **transparent, **map_old, **map_new, **ignore;
+	size_t nrules, nevents, ntransparent, nmap, nignore;
 	cg_read_options ropts;
 	const char *exe[2];
 	const char *output, *callgrind;
-	int format, quiet;
+	int format, quiet, width_given, create_baseline;
 	cg_diff_options dopts;
 	cg_diff_write_options wopts;
-	const char *paths[2];
+	/* paths[s][0..npaths[s]): the runs of each side */
+	char **paths[2];
+	size_t npaths[2];
 };
 
 static int parse_count(const char *s, const char *what, size_t *out)
@@ -116,12 +130,27 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "callgrind", required_argument, NULL, OPT_CALLGRIND },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
+		{ "base-source-root", required_argument, NULL, OPT_BASE_SOURCE_ROOT },
+		{ "new-source-root", required_argument, NULL, OPT_NEW_SOURCE_ROOT },
+		{ "absolute-paths", no_argument, NULL, OPT_ABSOLUTE_PATHS },
+		{ "ignore", required_argument, NULL, OPT_IGNORE },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "create-baseline", no_argument, NULL, OPT_CREATE_BASELINE },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 	size_t n;
 	char *end;
-	while ((c = getopt_long(argc, argv, "F:E:z:t:o:f:qh", longopts, NULL)) != -1) {
+	/* "--" splits the base runs from the new ones; options come before it. */
+	int split = 0;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			split = i;
+			break;
+		}
+	int nopt = split ? split : argc;
+	while ((c = getopt_long(nopt, argv, "F:E:z:t:o:f:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F': a->rules[a->nrules++] = optarg; break;
 		case 'E': a->events[a->nevents++] = optarg; break;
@@ -137,8 +166,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 't':
 			a->format = cg_diff_format_from_name(optarg);
 			if (a->format < 0) {
-				fprintf(stderr, "%s: unknown output format '%s' (table, tap, xml, callgrind)\n",
-					prog, optarg);
+				fprintf(stderr, "%s: unknown output format '%s' (table, tap, xml, "
+					"callgrind, junit, github, markdown, bmf)\n", prog, optarg);
 				return -1;
 			}
 			break;
@@ -174,6 +203,22 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (parse_count(optarg, "--width", &n))
 				return -1;
 			a->wopts.width = (unsigned)n;
+			a->width_given = 1;
+			break;
+		case OPT_SOURCE_ROOT: a->dopts.source_root[0] = a->dopts.source_root[1] = optarg; break;
+		case OPT_BASE_SOURCE_ROOT: a->dopts.source_root[0] = optarg; break;
+		case OPT_NEW_SOURCE_ROOT: a->dopts.source_root[1] = optarg; break;
+		case OPT_ABSOLUTE_PATHS: a->dopts.absolute_paths = 1; break;
+		case OPT_IGNORE: a->ignore[a->nignore++] = optarg; break;
+		case OPT_CREATE_BASELINE: a->create_baseline = 1; break;
+		case OPT_ALPHA:
+			errno = 0;
+			a->dopts.alpha = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !(a->dopts.alpha > 0 && a->dopts.alpha < 1)) {
+				fprintf(stderr, "%s: --alpha: expected a number between 0 and 1, got '%s'\n",
+					prog, optarg);
+				return -1;
+			}
 			break;
 		case OPT_LIMIT:
 			if (parse_count(optarg, "--limit", &n))
@@ -187,23 +232,41 @@ static int parse_args(int argc, char **argv, struct args *a)
 		default: usage(stderr); return -1;
 		}
 	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "%s: expected two profiles, BASE and NEW\n", prog);
-		usage(stderr);
+	if (split) {
+		a->paths[0] = argv + optind;
+		a->npaths[0] = (size_t)(split - optind);
+		a->paths[1] = argv + split + 1;
+		a->npaths[1] = (size_t)(argc - split - 1);
+		if (!a->npaths[0] || !a->npaths[1]) {
+			fprintf(stderr, "%s: expected BASE... -- NEW...: a profile on each side\n", prog);
+			usage(stderr);
+			return -1;
+		}
+	} else {
+		if (argc - optind != 2) {
+			fprintf(stderr, "%s: expected two profiles, BASE and NEW "
+				"(or BASE... -- NEW... for repeated runs)\n", prog);
+			usage(stderr);
+			return -1;
+		}
+		a->paths[0] = argv + optind;
+		a->paths[1] = argv + optind + 1;
+		a->npaths[0] = a->npaths[1] = 1;
+	}
+	if (a->create_baseline && a->npaths[0] != 1) {
+		fprintf(stderr, "%s: --create-baseline takes one BASE\n", prog);
 		return -1;
 	}
-	a->paths[0] = argv[optind];
-	a->paths[1] = argv[optind + 1];
 	return 0;
 }
 
-static int read_side(const struct args *a, int side, cg_profile **out)
+static int read_run(const struct args *a, int side, const char *path, cg_profile **out)
 {
 	cg_error err = CG_ERROR_INIT;
 	cg_read_options ro = a->ropts;
 	ro.executable = a->exe[side];
 	cg_profile *p;
-	int rc = cg_read_file(&p, a->paths[side], &ro, &err);
+	int rc = cg_read_file(&p, path, &ro, &err);
 	if (rc == 0 && a->ntransparent) {
 		cg_profile *q;
 		rc = cg_transparent_apply(&q, p, a->transparent, a->ntransparent, &err);
@@ -212,10 +275,10 @@ static int read_side(const struct args *a, int side, cg_profile **out)
 	}
 	if (rc) {
 		/* Reader messages usually name the file already. */
-		if (strstr(err.message, a->paths[side]))
+		if (strstr(err.message, path))
 			fprintf(stderr, "%s: %s\n", prog, err.message);
 		else
-			fprintf(stderr, "%s: %s: %s\n", prog, a->paths[side],
+			fprintf(stderr, "%s: %s: %s\n", prog, path,
 				err.message[0] ? err.message : cg_strerror(rc));
 		return rc == CG_EUSAGE ? 2 : 3;
 	}
@@ -243,6 +306,47 @@ static int write_report(const cg_diff *d, int format, const char *path,
 	return 3;
 }
 
+/* A profile in which nothing was measured would make every rule pass. */
+static int empty_side(const cg_diff *d, int side)
+{
+	cg_diff_value v;
+	for (size_t e = 0; e < cg_diff_event_count(d); e++) {
+		cg_diff_value_get(d, 0, CG_DIFF_TOTAL, 0, e, &v);
+		if (side ? v.new_value : v.base)
+			return 0;
+	}
+	for (size_t i = 0; i < cg_diff_function_count(d); i++) {
+		cg_diff_value_get(d, 0, CG_DIFF_CALLS, i, 0, &v);
+		if (side ? v.new_value : v.base)
+			return 0;
+	}
+	for (size_t i = 0; i < cg_diff_arc_count(d); i++) {
+		cg_diff_value_get(d, 0, CG_DIFF_ARC_CALLS, i, 0, &v);
+		if (side ? v.new_value : v.base)
+			return 0;
+	}
+	return 1;
+}
+
+/* --create-baseline with BASE absent: store NEW as the baseline. */
+static int create_baseline(const struct args *a)
+{
+	cg_profile *p;
+	int status = read_run(a, 1, a->paths[1][0], &p);
+	if (status)
+		return status;
+	cg_error err = CG_ERROR_INIT;
+	if (cg_write_file(p, "xml", a->paths[0][0], NULL, &err)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, a->paths[0][0], err.message);
+		status = 3;
+	} else {
+		fprintf(stderr, "%s: %s did not exist: created it from %s; nothing compared\n", prog,
+			a->paths[0][0], a->paths[1][0]);
+	}
+	cg_profile_free(p);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a;
@@ -260,10 +364,13 @@ int main(int argc, char **argv)
 	a.transparent = calloc(max, sizeof *a.transparent);
 	a.map_old = calloc(max, sizeof *a.map_old);
 	a.map_new = calloc(max, sizeof *a.map_new);
-	cg_profile *p[2] = { NULL, NULL };
+	a.ignore = calloc(max, sizeof *a.ignore);
+	cg_profile **runs = calloc(max, sizeof *runs);
+	size_t nruns = 0;
 	cg_diff *d = NULL;
 	int status = 0, rc;
-	if (!a.rules || !a.events || !a.transparent || !a.map_old || !a.map_new) {
+	if (!a.rules || !a.events || !a.transparent || !a.map_old || !a.map_new || !a.ignore ||
+	    !runs) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		status = 3;
 		goto out;
@@ -273,20 +380,45 @@ int main(int argc, char **argv)
 		status = rc < 0 ? 2 : 0;
 		goto out;
 	}
+	/* Names are cut to the width only on a terminal: logs and files get
+	 * them whole. */
+	if (!a.width_given && !getenv("COLUMNS") && !(isatty(STDOUT_FILENO) &&
+						      (!a.output || !strcmp(a.output, "-"))))
+		a.wopts.full_names = 1;
 	if (!a.wopts.width)
 		a.wopts.width = terminal_width();
 	a.dopts.map_old = a.map_old;
 	a.dopts.map_new = a.map_new;
 	a.dopts.nmap = a.nmap;
+	a.dopts.ignore = a.ignore;
+	a.dopts.nignore = a.nignore;
 
-	status = read_side(&a, 0, &p[0]);
-	if (!status)
-		status = read_side(&a, 1, &p[1]);
-	cg_error err = CG_ERROR_INIT;
-	if (!status && (rc = cg_diff_new(&d, p[0], p[1], &a.dopts, &err)) != 0) {
-		fprintf(stderr, "%s: %s and %s: %s\n", prog, a.paths[0], a.paths[1], err.message);
-		status = rc == CG_EUSAGE ? 2 : 3;
+	if (a.create_baseline && access(a.paths[0][0], F_OK) != 0) {
+		status = create_baseline(&a);
+		goto out;
 	}
+	for (int side = 0; side < 2 && !status; side++)
+		for (size_t r = 0; r < a.npaths[side] && !status; r++)
+			status = read_run(&a, side, a.paths[side][r], &runs[nruns++]);
+	cg_error err = CG_ERROR_INIT;
+	if (!status) {
+		a.dopts.more_runs[0] = (const cg_profile *const *)runs + 1;
+		a.dopts.nmore_runs[0] = a.npaths[0] - 1;
+		a.dopts.more_runs[1] = (const cg_profile *const *)runs + a.npaths[0] + 1;
+		a.dopts.nmore_runs[1] = a.npaths[1] - 1;
+		rc = cg_diff_new(&d, runs[0], runs[a.npaths[0]], &a.dopts, &err);
+		if (rc) {
+			fprintf(stderr, "%s: %s and %s: %s\n", prog, a.paths[0][0], a.paths[1][0],
+				err.message);
+			status = rc == CG_EUSAGE ? 2 : 3;
+		}
+	}
+	for (int side = 0; side < 2 && !status; side++)
+		if (empty_side(d, side)) {
+			fprintf(stderr, "%s: %s: nothing was measured (no cost, no calls in the events "
+				"both profiles have): refusing to compare\n", prog, a.paths[side][0]);
+			status = 3;
+		}
 	int flagged = 0;
 	if (!status) {
 		flagged = cg_diff_check(d, a.rules, a.nrules, a.events, a.nevents, &err);
@@ -303,8 +435,10 @@ int main(int argc, char **argv)
 		status = 1;
 out:
 	cg_diff_free(d);
-	cg_profile_free(p[0]);
-	cg_profile_free(p[1]);
+	for (size_t r = 0; r < nruns; r++)
+		cg_profile_free(runs[r]);
+	free(runs);
+	free(a.ignore);
 	free(a.rules);
 	free(a.events);
 	free(a.transparent);

@@ -128,8 +128,12 @@ int cg_diff_write_junit(const cg_diff *d, FILE *out);
 int cg_diff_write_github(const cg_diff *d, FILE *out);
 int cg_diff_write_markdown(const cg_diff *d, FILE *out);
 int cg_diff_write_bmf(const cg_diff *d, FILE *out);
-/* A finding's subject: "total", "function F" or "arc A -> B" (+ " in PART"). */
-void cg_diff_finding_label(const cg_diff *d, const cg_diff_finding *f, char *buf, size_t n);
+/* diff_write.c: finding indexes sorted by scope, subject (total,
+ * function, arc) and item, so one subject's findings are adjacent; NULL
+ * on out of memory.  Kind: 0 total, 1 function, 2 arc. */
+size_t *cg_diff_sorted_findings(const cg_diff *d);
+int cg_diff_same_subject(const cg_diff_finding *a, const cg_diff_finding *b);
+int cg_diff_finding_kind(const cg_diff_finding *f);
 
 /* Formats a function item for humans: "name" or "name (file)" / "<object>". */
 void cg_diff_item_label(const cg_diff *d, size_t item, char *buf, size_t size);
