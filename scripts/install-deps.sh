@@ -37,3 +37,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 speedscope=speedscope@1.25.0
 grep -qs '"version": "1.25.0"' "$top/.tools/node_modules/speedscope/package.json" ||
   npm install --no-audit --no-fund --ignore-scripts --prefix "$top/.tools" "$speedscope"
+# junit2json: a JUnit XML parser from npm that tests/diff-gate.t reads
+# cgdiff's JUnit report with (as a CI's test-report widget would).
+junit2json=junit2json@4.0.0
+grep -qs '"version": "4.0.0"' "$top/.tools/node_modules/junit2json/package.json" ||
+  npm install --no-audit --no-fund --ignore-scripts --prefix "$top/.tools" "$junit2json"

@@ -246,6 +246,9 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 		fprintf(out, ")");
 	}
 	fprintf(out, "\n");
+	if (d->nruns[0] > 1 || d->nruns[1] > 1)
+		fprintf(out, "runs: %zu base, %zu new (values are medians; Mann-Whitney test, "
+			     "false-alarm rate %g)\n", d->nruns[0], d->nruns[1], d->alpha);
 	for (size_t k = 0; k < d->nchecked_ev; k++) {
 		size_t x = d->checked_ev[k];
 		cg_diff_value_get(d, 0, CG_DIFF_TOTAL, 0, x, &v);
