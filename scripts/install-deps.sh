@@ -19,6 +19,7 @@ packages=(
   lua5.4 liblua5.4-dev                             # interpreter bindings: Lua 5.4,
   python3-dev                                      # Debian's Python 3 (headers),
   swi-prolog-nox                                   # SWI-Prolog 9
+  python3-scipy                                    # reference Mann-Whitney p-values (tests/diff-runs.t)
 )
 # npm for speedscope; a machine with its own Node.js (and npm) keeps it.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
