@@ -323,31 +323,44 @@ static const char *root_prefix(cg_diff *d, const char *dir)
 	return r;
 }
 
+/* Whether some source path of p lies under root. */
+static int holds_root(const cg_profile *p, const char *root)
+{
+	size_t n = cg_profile_function_count(p), len = strlen(root);
+	for (size_t f = 0; f < n; f++) {
+		const char *file = cg_profile_function(p, (cg_fid)f)->file;
+		if (file && strncmp(file, root, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A given root applies to the runs of its side whose paths lie under it
+ * (a baseline from another checkout does not); every other run gets the
+ * root detected against the other side's first run, else, when nothing
+ * was detected (same checkout), the other side's given root. */
 static int set_roots(cg_diff *d, cg_error *err)
 {
 	if (d->opts.absolute_paths || d->opts.ignore_file)
 		return 0;
-	for (int side = 0; side < 2; side++) {
-		const char *given = d->opts.source_root[side];
-		if (!given)
-			continue;
-		const char *r = root_prefix(d, given);
-		if (!r)
+	const char *given[2] = { NULL, NULL };
+	for (int side = 0; side < 2; side++)
+		if (d->opts.source_root[side] &&
+		    !(given[side] = root_prefix(d, d->opts.source_root[side])))
 			return cg_error_set(err, CG_ENOMEM, "out of memory");
-		for (size_t k = 0; k < d->nruns[side]; k++)
-			((struct diff_side *)cg_diff_run_side(d, side, k))->root = r;
-	}
-	/* Detected roots: each run against the other side's first run. */
-	for (int side = 0; side < 2; side++) {
-		if (d->opts.source_root[side])
-			continue;
+	for (int side = 0; side < 2; side++)
 		for (size_t k = 0; k < d->nruns[side]; k++) {
 			struct diff_side *s = (struct diff_side *)cg_diff_run_side(d, side, k);
+			if (given[side] && holds_root(s->p, given[side])) {
+				s->root = given[side];
+				continue;
+			}
 			const struct diff_side *ref = &d->side[!side];
 			if (vote_roots(d, s->p, ref->p, &s->root, NULL))
 				return cg_error_set(err, CG_ENOMEM, "out of memory");
+			if (!s->root && given[!side] && holds_root(s->p, given[!side]))
+				s->root = given[!side];
 		}
-	}
 	return 0;
 }
 
