@@ -45,6 +45,9 @@ static void usage(FILE *out)
 		"      --alpha=A          repeated runs: false-alarm rate of the comparison\n"
 		"                         (default %g)\n"
 		"      --create-baseline  a missing BASE is written from NEW (XML) and passes\n"
+		"      --learn RUN...     write tolerances for the counts that vary between\n"
+		"                         unchanged runs (to -o FILE)\n"
+		"      --tolerances=FILE  apply learned tolerances\n"
 		"      --map=OLD=NEW      base function OLD is new function NEW (repeatable)\n"
 		"      --transparent=GLOB remove matching functions on both sides first\n"
 		"      --cycles           compare cycles as single items\n"
@@ -59,7 +62,7 @@ enum {
 	OPT_EXE = 256, OPT_BASE_EXE, OPT_NEW_EXE, OPT_IGNORE_OBJECT, OPT_IGNORE_FILE, OPT_MAP,
 	OPT_TRANSPARENT, OPT_CYCLES, OPT_PARTS, OPT_WIDTH, OPT_LIMIT, OPT_ALL, OPT_CALLGRIND,
 	OPT_VERSION, OPT_SOURCE_ROOT, OPT_BASE_SOURCE_ROOT, OPT_NEW_SOURCE_ROOT, OPT_ABSOLUTE_PATHS,
-	OPT_IGNORE, OPT_ALPHA, OPT_CREATE_BASELINE
+	OPT_IGNORE, OPT_ALPHA, OPT_CREATE_BASELINE, OPT_LEARN, OPT_TOLERANCES
 };
 
 struct args {
@@ -68,7 +71,9 @@ struct args {
 	cg_read_options ropts;
 	const char *exe[2];
 	const char *output, *callgrind;
-	int format, quiet, width_given, create_baseline;
+	int format, quiet, width_given, create_baseline, learn;
+	const char *tolerances;
+	char *tolerance_text;        /* the file's contents; rules point into it */
 	cg_diff_options dopts;
 	cg_diff_write_options wopts;
 	/* paths[s][0..npaths[s]): the runs of each side */
@@ -137,6 +142,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "ignore", required_argument, NULL, OPT_IGNORE },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "create-baseline", no_argument, NULL, OPT_CREATE_BASELINE },
+		{ "learn", no_argument, NULL, OPT_LEARN },
+		{ "tolerances", required_argument, NULL, OPT_TOLERANCES },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -211,6 +218,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_ABSOLUTE_PATHS: a->dopts.absolute_paths = 1; break;
 		case OPT_IGNORE: a->ignore[a->nignore++] = optarg; break;
 		case OPT_CREATE_BASELINE: a->create_baseline = 1; break;
+		case OPT_LEARN: a->learn = 1; break;
+		case OPT_TOLERANCES: a->tolerances = optarg; break;
 		case OPT_ALPHA:
 			errno = 0;
 			a->dopts.alpha = strtod(optarg, &end);
@@ -231,6 +240,19 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_VERSION: printf("cgdiff (callgraph) %s\n", cg_version()); return 1;
 		default: usage(stderr); return -1;
 		}
+	}
+	if (a->learn) {
+		/* --learn RUN...: every run on one side, for the diff's run access */
+		if (split || argc - optind < 3) {
+			fprintf(stderr, "%s: --learn needs three unchanged runs or more (no '--')\n",
+				prog);
+			return -1;
+		}
+		a->paths[0] = argv + optind;
+		a->npaths[0] = 1;
+		a->paths[1] = argv + optind + 1;
+		a->npaths[1] = (size_t)(argc - optind - 1);
+		return 0;
 	}
 	if (split) {
 		a->paths[0] = argv + optind;
@@ -328,6 +350,154 @@ static int empty_side(const cg_diff *d, int side)
 	return 1;
 }
 
+/* --tolerances=FILE: lines "ignore NAME" and "fail RULE" ('#' comments). */
+static int read_tolerances(struct args *a)
+{
+	FILE *f = fopen(a->tolerances, "r");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, a->tolerances, strerror(errno));
+		return 3;
+	}
+	size_t cap = 4096, len = 0;
+	char *text = malloc(cap);
+	size_t n;
+	while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			char *t = realloc(text, cap *= 2);
+			if (!t)
+				free(text);
+			text = t;
+		}
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (!text || bad) {
+		free(text);
+		fprintf(stderr, "%s: %s: cannot read\n", prog, a->tolerances);
+		return 3;
+	}
+	text[len] = '\0';
+	a->tolerance_text = text;
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	const char **rules = realloc(a->rules, (a->nrules + lines + 3) * sizeof *rules);
+	const char **ignore = realloc(a->ignore, (a->nignore + lines + 1) * sizeof *ignore);
+	if (rules)
+		a->rules = rules;
+	if (ignore)
+		a->ignore = ignore;
+	if (!rules || !ignore) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 3;
+	}
+	/* The learned rules come on top of the defaults, not instead. */
+	if (!a->nrules) {
+		a->rules[a->nrules++] = "self>5%";
+		a->rules[a->nrules++] = "calls>0";
+		a->rules[a->nrules++] = "arcs>0";
+	}
+	size_t lineno = 0;
+	for (char *line = text, *next; line && *line; line = next) {
+		lineno++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (!*line || *line == '#')
+			continue;
+		char *comment = strstr(line, " #");
+		if (comment)
+			*comment = '\0';
+		for (char *end = line + strlen(line); end > line && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
+		if (strncmp(line, "ignore ", 7) == 0 && line[7])
+			a->ignore[a->nignore++] = line + 7;
+		else if (strncmp(line, "fail ", 5) == 0 && line[5])
+			a->rules[a->nrules++] = line + 5;
+		else {
+			fprintf(stderr, "%s: %s: line %zu: expected 'ignore NAME' or 'fail RULE'\n",
+				prog, a->tolerances, lineno);
+			return 3;
+		}
+	}
+	return 0;
+}
+
+/* --learn: the counts that vary between unchanged runs, and by how much.
+ * A varying function is exempt from the general rules ("ignore") and
+ * gets its own limit: twice the largest spread seen, relative to the
+ * smallest run, so reruns like the learned ones pass and an added call
+ * in a function that does not vary still fails. */
+static int learn(const struct args *a, const cg_diff *d)
+{
+	cg_error err = CG_ERROR_INIT;
+	cg_output *o;
+	if (cg_output_open(&o, a->output, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.message);
+		return 3;
+	}
+	FILE *out = cg_output_file(o);
+	size_t nruns = 1 + cg_diff_run_count(d, 1);
+	fprintf(out, "# cgdiff tolerances learned from %zu unchanged runs (cgdiff --learn);\n"
+		     "# apply with cgdiff --tolerances=FILE.  'ignore NAME' exempts NAME from\n"
+		     "# the general rules, 'fail RULE' is its own limit (twice the spread seen).\n",
+		nruns);
+	size_t varying = 0;
+	for (size_t i = 0; i < cg_diff_function_count(d); i++) {
+		cg_diff_function fn;
+		cg_diff_function_at(d, i, &fn);
+		int metrics[2] = { CG_DIFF_CALLS, CG_DIFF_SELF };
+		int said = 0;
+		for (int m = 0; m < 2; m++)
+			for (size_t e = 0; e < cg_diff_event_count(d); e++) {
+				if (metrics[m] == CG_DIFF_CALLS && e > 0)
+					break;
+				if (metrics[m] == CG_DIFF_SELF &&
+				    cg_diff_event_kind(d, e) != CG_DIFF_EXACT)
+					continue;
+				int64_t lo = INT64_MAX, hi = INT64_MIN, v;
+				for (size_t r = 0; r < nruns; r++) {
+					if (r == 0)
+						cg_diff_run_value(d, 0, metrics[m], i, e, 0, 0, &v);
+					else
+						cg_diff_run_value(d, 0, metrics[m], i, e, 1, r - 1, &v);
+					lo = v < lo ? v : lo;
+					hi = v > hi ? v : hi;
+				}
+				if (lo == hi)
+					continue;
+				if (!said++) {
+					fprintf(out, "ignore %s\n", fn.name);
+					varying++;
+				}
+				if (lo <= 0)
+					continue;   /* absent in some run: ignored only */
+				double spread = 100.0 * (double)(hi - lo) / (double)lo;
+				long pct = (long)(2 * spread);
+				if ((double)pct < 2 * spread)
+					pct++;
+				if (metrics[m] == CG_DIFF_CALLS)
+					fprintf(out, "fail calls(%s)<>%ld%%   # %lld..%lld\n", fn.name,
+						pct < 1 ? 1 : pct, (long long)lo, (long long)hi);
+				else
+					fprintf(out, "fail self(%s)[%s]<>%ld%%   # %lld..%lld\n", fn.name,
+						cg_diff_event(d, e)->name, pct < 1 ? 1 : pct,
+						(long long)lo, (long long)hi);
+			}
+	}
+	fprintf(out, "# %zu function%s vary\n", varying, varying == 1 ? "" : "s");
+	if (cg_output_commit(o, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.message);
+		return 3;
+	}
+	fprintf(stderr, "%s: %zu of %zu functions vary between the %zu runs\n", prog, varying,
+		cg_diff_function_count(d), nruns);
+	return 0;
+}
+
 /* --create-baseline with BASE absent: store NEW as the baseline. */
 static int create_baseline(const struct args *a)
 {
@@ -393,6 +563,10 @@ int main(int argc, char **argv)
 	a.dopts.ignore = a.ignore;
 	a.dopts.nignore = a.nignore;
 
+	if (a.tolerances && (status = read_tolerances(&a)) != 0)
+		goto out;
+	a.dopts.ignore = a.ignore;
+	a.dopts.nignore = a.nignore;
 	if (a.create_baseline && access(a.paths[0][0], F_OK) != 0) {
 		status = create_baseline(&a);
 		goto out;
@@ -419,6 +593,10 @@ int main(int argc, char **argv)
 				"both profiles have): refusing to compare\n", prog, a.paths[side][0]);
 			status = 3;
 		}
+	if (!status && a.learn) {
+		status = learn(&a, d);
+		goto out;
+	}
 	int flagged = 0;
 	if (!status) {
 		flagged = cg_diff_check(d, a.rules, a.nrules, a.events, a.nevents, &err);
@@ -439,6 +617,7 @@ out:
 		cg_profile_free(runs[r]);
 	free(runs);
 	free(a.ignore);
+	free(a.tolerance_text);
 	free(a.rules);
 	free(a.events);
 	free(a.transparent);

@@ -158,4 +158,25 @@ for i in 2 3 4 5 6; do
 	"$BIN/cgdiff" -q --ignore=is_done --ignore=queue_full pool1.cgt "pool$i.cgt" && clean=$((clean + 1))
 done
 is "--ignore the polling functions: 5 of 5 reruns pass" "$clean" 5
+
+# --learn from 8 unchanged runs: 10 further reruns pass, an added call fails.
+for i in $(seq 7 14); do profile one pool "pool$i.cgt"; done
+"$BIN/cgdiff" --learn -o tolerances.txt pool{7..14}.cgt 2>/dev/null
+is "--learn: exit 0" "$?" 0
+like "--learn: is_done varies and gets its own limit" "$(cat tolerances.txt)" '^fail calls\(is_done\)<>[0-9]+%'
+grep -q '^ignore job$' tolerances.txt
+is "--learn: job does not vary" "$?" 1
+clean=0
+for i in $(seq 15 24); do
+	profile one pool "pool$i.cgt"
+	"$BIN/cgdiff" -q --tolerances=tolerances.txt pool7.cgt "pool$i.cgt" && clean=$((clean + 1))
+done
+is "--tolerances: 10 of 10 unchanged reruns pass" "$clean" 10
+build one pool-extra pool.c -DEXTRA=1 && profile one pool-extra pool-extra.cgt
+"$BIN/cgdiff" --tolerances=tolerances.txt -t tap pool7.cgt pool-extra.cgt >learned.tap
+is "--tolerances: one more job() call still fails" "$?" 1
+is "... naming job and checksum -> job" "$(failing_names <learned.tap)" "arc checksum -> job;function job;"
+printf 'tolerate everything\n' >bad-tolerances.txt
+exit_status "a malformed tolerance file: exit 3" 3 "$BIN/cgdiff" --tolerances=bad-tolerances.txt pool7.cgt pool8.cgt
+exit_status "--learn with two runs: exit 2" 2 "$BIN/cgdiff" --learn pool7.cgt pool8.cgt
 done_testing

@@ -441,7 +441,10 @@ static int check_rule(cg_diff *d, unsigned ri, size_t event, int *flagged, size_
 				if (!matches(r->pattern, d->funcs[i].name))
 					continue;
 				(*matched)++;
-				if (ignored(d, d->funcs[i].name))
+				/* A rule that names a function literally checks it
+				 * even when ignored: its own tolerance. */
+				if (ignored(d, d->funcs[i].name) &&
+				    !(is_literal(r->pattern) && strcmp(r->pattern, d->funcs[i].name) == 0))
 					continue;
 			}
 			f.item = i;

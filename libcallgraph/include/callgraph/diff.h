@@ -77,7 +77,8 @@ typedef struct cg_diff_options {
 	const char *source_root[2];
 	int absolute_paths;
 	/* Functions matching one of these globs get no verdict (cg_diff_check
-	 * skips them, and arcs with an end among them). */
+	 * skips them, and arcs with an end among them), except from rules
+	 * whose pattern is their exact name (a per-function tolerance). */
 	const char *const *ignore;
 	size_t nignore;
 	/* Repeated runs: further profiles of each side (besides base and
