@@ -223,6 +223,11 @@ static const char **absolute_files(const cg_profile *p, size_t *count)
 	return files;
 }
 
+static int cmp_base_name(const void *a, const void *b)
+{
+	return strcmp(base_name(*(const char *const *)a), base_name(*(const char *const *)b));
+}
+
 struct root_vote {
 	const char *a, *b;   /* paths the roots are prefixes of */
 	size_t alen, blen;
@@ -248,11 +253,17 @@ static int vote_roots(cg_diff *d, const cg_profile *p, const cg_profile *ref, co
 		free(rf);
 		return CG_ENOMEM;
 	}
+	/* Sorted by file name, paths with one name pair up in one pass. */
+	qsort(pf, np, sizeof *pf, cmp_base_name);
+	qsort(rf, nr, sizeof *rf, cmp_base_name);
+	size_t j0 = 0;
 	for (size_t i = 0; i < np; i++) {
 		const char *a = pf[i], *an = base_name(a);
-		for (size_t j = 0; j < nr; j++) {
+		while (j0 < nr && strcmp(base_name(rf[j0]), an) < 0)
+			j0++;
+		for (size_t j = j0; j < nr && strcmp(base_name(rf[j]), an) == 0; j++) {
 			const char *b = rf[j];
-			if (strcmp(an, base_name(b)) != 0 || strcmp(a, b) == 0)
+			if (strcmp(a, b) == 0)
 				continue;
 			size_t la = strlen(a), lb = strlen(b);
 			while (la && lb && a[la - 1] == b[lb - 1])
