@@ -73,10 +73,10 @@ int main(int argc, char **argv)
 	char path[4096];
 	cg_error err = CG_ERROR_INIT;
 	snprintf(path, sizeof path, "%s/base.xml", argv[2]);
-	if (cg_write_file(b, CG_FORMAT_XML, path, NULL, &err))
+	if (cg_write_file(b, "xml", path, NULL, &err))
 		goto fail;
 	snprintf(path, sizeof path, "%s/new.xml", argv[2]);
-	if (cg_write_file(c, CG_FORMAT_XML, path, NULL, &err))
+	if (cg_write_file(c, "xml", path, NULL, &err))
 		goto fail;
 	double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
 	cg_diff *d;
