@@ -22,6 +22,7 @@ packages=(
   swi-prolog-nox                                   # SWI-Prolog 9
   golang-go                                        # go tool pprof: checks our pprof files
   linux-perf                                       # perf record/script/report: perf inputs
+  python3-scipy                                    # reference Mann-Whitney p-values (tests/diff-runs.t)
 )
 # npm for speedscope; a machine with its own Node.js (and npm) keeps it.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
@@ -40,3 +41,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 speedscope=speedscope@1.25.0
 grep -qs '"version": "1.25.0"' "$top/.tools/node_modules/speedscope/package.json" ||
   npm install --no-audit --no-fund --ignore-scripts --prefix "$top/.tools" "$speedscope"
+# junit2json: a JUnit XML parser from npm that tests/diff-gate.t reads
+# cgdiff's JUnit report with (as a CI's test-report widget would).
+junit2json=junit2json@4.0.0
+grep -qs '"version": "4.0.0"' "$top/.tools/node_modules/junit2json/package.json" ||
+  npm install --no-audit --no-fund --ignore-scripts --prefix "$top/.tools" "$junit2json"

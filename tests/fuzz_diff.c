@@ -71,6 +71,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.nmap = (bits >> 3) & 1;
 	o.map_old = olds;
 	o.map_new = news;
+	/* bit 4: repeated runs (base b, n; new n, b) with a lax false-alarm
+	 * rate, so the rank test and the medians run. */
+	const cg_profile *more_base[1] = { n }, *more_new[1] = { b };
+	if ((bits >> 4) & 1 && !o.parts) {
+		o.more_runs[0] = more_base;
+		o.more_runs[1] = more_new;
+		o.nmore_runs[0] = o.nmore_runs[1] = 1;
+		o.alpha = 0.9;
+	}
 	cg_diff *d = NULL;
 	FILE *null = fopen("/dev/null", "w");
 	if (b && n && null && cg_diff_new(&d, b, n, &o, NULL) == 0) {
@@ -78,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (cg_diff_check(d, rules, 1, NULL, 0, NULL) >= 0) {
 			cg_diff_write_options wo = CG_DIFF_WRITE_OPTIONS_INIT;
 			wo.width = bits & 0x80 ? 40 : 132;
-			for (int f = CG_DIFF_TABLE; f <= CG_DIFF_CALLGRIND; f++)
+			for (int f = CG_DIFF_TABLE; f <= CG_DIFF_BMF; f++)
 				cg_diff_write(d, f, null, &wo, NULL);
 		}
 	}

@@ -434,6 +434,96 @@ static void test_table_fits_the_width(void)
 	cg_profile_free(p[1]);
 }
 
+/* One function "f" with `ticks` sampled ticks and `csc` calls-mode ticks. */
+static cg_profile *one_function(cg_cost ticks, cg_cost csc)
+{
+	cg_profile *p = new_profile();
+	self(p, 0, fn(p, "f", "/home/a/src/f.c"), ticks, csc);
+	return p;
+}
+
+static void test_repeated_runs(void)
+{
+	/* csc: 7 in every base run, 8 in every new run (exact); ticks vary. */
+	cg_profile *b[6], *n[6];
+	for (int r = 0; r < 6; r++) {
+		b[r] = one_function(100 + r, 7);
+		n[r] = one_function(130 + r, 8);
+	}
+	cg_diff_options o = CG_DIFF_OPTIONS_INIT;
+	o.more_runs[0] = (const cg_profile *const *)b + 1;
+	o.more_runs[1] = (const cg_profile *const *)n + 1;
+	o.nmore_runs[0] = o.nmore_runs[1] = 5;
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b[0], n[0], &o, NULL), ==, 0);
+	check_int(cg_diff_run_count(d, 0), ==, 6);
+	int64_t v;
+	check_int(cg_diff_run_value(d, 0, CG_DIFF_SELF, 0, TICKS, 1, 3, &v), ==, 0);
+	check_int(v, ==, 133);
+	check_int(cg_diff_run_value(d, 0, CG_DIFF_SELF, 0, TICKS, 1, 6, &v), ==, CG_EUSAGE);
+	cg_diff_value val;
+	cg_diff_value_get(d, 0, CG_DIFF_SELF, 0, TICKS, &val);
+	check_int(val.base, ==, 102);   /* median of 100..105: (102 + 103) / 2 rounded down */
+	check_int(val.new_value, ==, 132);
+	/* ticks: tested, complete separation, p = 1/924 <= 0.01/1 */
+	check_int(check_rules(d, "self>5%", NULL, "ticks"), ==, 1);
+	check(cg_diff_finding_at(d, 0)->p_value > 0);
+	check_double(cg_diff_finding_at(d, 0)->p_value, 1.0 / 924);
+	/* csc: the same in every run: exact, not tested */
+	check_int(check_rules(d, "self>5%", NULL, "csc"), ==, 1);
+	check_double(cg_diff_finding_at(d, 0)->p_value, -1);
+	cg_diff_free(d);
+	/* 3 runs a side cannot reach 0.01: usage error */
+	o.nmore_runs[0] = o.nmore_runs[1] = 2;
+	check_int(cg_diff_new(&d, b[0], n[0], &o, NULL), ==, 0);
+	check_int(check_rules(d, "self>5%", NULL, "ticks"), ==, CG_EUSAGE);
+	cg_diff_free(d);
+	for (int r = 0; r < 6; r++) {
+		cg_profile_free(b[r]);
+		cg_profile_free(n[r]);
+	}
+}
+
+static void test_fail_closed(void)
+{
+	cg_profile *b = one_function(100, 10), *n = one_function(100, 11);
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(check_rules(d, "self(g)>0", NULL, "csc"), ==, CG_EUSAGE);   /* matches nothing */
+	check_int(check_rules(d, "self>10%", NULL, "csc"), ==, 0);            /* +10% exactly passes */
+	check_int(check_rules(d, "self>9.9999999999%", NULL, "csc"), ==, CG_EUSAGE); /* 10 decimals */
+	check_int(check_rules(d, "self>9.999999999%", NULL, "csc"), ==, 1);
+	check_int(check_rules(d, "self>1", NULL, "csc"), ==, 0);
+	check_int(check_rules(d, "self>nan", NULL, "csc"), ==, CG_EUSAGE);
+	cg_diff_free(d);
+	/* the same event in another unit */
+	cg_profile *fast;
+	if (cg_profile_new(&fast))
+		abort();
+	cg_profile_add_event(fast, "ticks", "CPU ticks", 0.001);
+	cg_error err = CG_ERROR_INIT;
+	check_int(cg_diff_new(&d, b, fast, NULL, &err), ==, CG_EMISMATCH);
+	check(strstr(err.message, "not comparable") != NULL);
+	cg_profile_free(fast);
+	/* the source root is detected across checkouts */
+	cg_profile *moved = new_profile();
+	self(moved, 0, fn(moved, "f", "/ci/work/src/f.c"), 100, 11);
+	check_int(cg_diff_new(&d, b, moved, NULL, NULL), ==, 0);
+	check_int(cg_diff_function_count(d), ==, 1);
+	cg_diff_function f;
+	cg_diff_function_at(d, 0, &f);
+	check_str(f.file, "src/f.c");
+	cg_diff_free(d);
+	cg_diff_options o = CG_DIFF_OPTIONS_INIT;
+	o.absolute_paths = 1;
+	check_int(cg_diff_new(&d, b, moved, &o, NULL), ==, 0);
+	check_int(cg_diff_function_count(d), ==, 2);
+	cg_diff_free(d);
+	cg_profile_free(moved);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
 int main(void)
 {
 	TEST(test_identical_profiles_pass(), "identical profiles give no finding above limits");
@@ -448,5 +538,7 @@ int main(void)
 	TEST(test_no_common_event_is_a_mismatch(), "profiles without a common event do not compare");
 	TEST(test_writers(), "table, TAP, XML and Callgrind writers");
 	TEST(test_table_fits_the_width(), "table rows are cut to the line width");
+	TEST(test_repeated_runs(), "repeated runs: medians, rank test for varying values, too few runs");
+	TEST(test_fail_closed(), "rules matching nothing, exact limits, units, source roots");
 	return tap_done();
 }

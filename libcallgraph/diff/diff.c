@@ -94,19 +94,19 @@ static const char *mapped_name(const cg_diff *d, int side, const char *name)
 
 /* The name a cycle item gets: "<cycle M>" with M the smallest member name
  * (after renaming), so both profiles name the same cycle alike. */
-static int cycle_names(cg_diff *d, int side, const char ***out)
+static int cycle_names(cg_diff *d, int side, const struct diff_side *s, const char ***out)
 {
-	const cg_profile *p = d->side[side].p;
+	const cg_profile *p = s->p;
 	size_t n = cg_profile_function_count(p);
 	uint32_t ncyc = 0;
 	for (size_t f = 0; f < n; f++)
-		if (d->side[side].cycle_of[f] > ncyc)
-			ncyc = d->side[side].cycle_of[f];
+		if (s->cycle_of[f] > ncyc)
+			ncyc = s->cycle_of[f];
 	const char **min = calloc(ncyc + 1, sizeof *min);
 	if (!min)
 		return CG_ENOMEM;
 	for (size_t f = 0; f < n; f++) {
-		uint32_t c = d->side[side].cycle_of[f];
+		uint32_t c = s->cycle_of[f];
 		const char *name = mapped_name(d, side, cg_profile_function(p, (cg_fid)f)->name);
 		if (c && (!min[c] || strcmp(name, min[c]) < 0))
 			min[c] = name;
@@ -149,13 +149,212 @@ static const char *main_object(const cg_profile *p)
 	return nobj ? obj[best] : NULL;
 }
 
-static const char *matched_object(const cg_diff *d, int side, const char *object)
+static const char *matched_object(const cg_diff *d, const struct diff_side *s,
+				  const char *object)
 {
 	if (d->opts.ignore_object)
 		return NULL;
-	if (side == 1 && object && str_eq(object, d->main_object[1]))
-		return d->main_object[0];
+	if (object && str_eq(object, s->main_object))
+		return d->side[0].main_object;
 	return object;
+}
+
+/* ---- source roots ------------------------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The distinct absolute source paths of p, sorted. */
+static const char **absolute_files(const cg_profile *p, size_t *count)
+{
+	size_t n = cg_profile_function_count(p), k = 0;
+	const char **files = malloc((n ? n : 1) * sizeof *files);
+	if (!files)
+		return NULL;
+	for (size_t f = 0; f < n; f++) {
+		const char *file = cg_profile_function(p, (cg_fid)f)->file;
+		if (file && file[0] == '/')
+			files[k++] = file;
+	}
+	qsort(files, k, sizeof *files, cmp_str_ptr);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!u || strcmp(files[u - 1], files[i]))
+			files[u++] = files[i];
+	*count = u;
+	return files;
+}
+
+static int cmp_base_name(const void *a, const void *b)
+{
+	return strcmp(base_name(*(const char *const *)a), base_name(*(const char *const *)b));
+}
+
+struct root_vote {
+	const char *a, *b;   /* paths the roots are prefixes of */
+	size_t alen, blen;
+	size_t votes;
+};
+
+/* Roots (directory prefixes) of p's and ref's source paths under which
+ * most paths of the two agree: every pair of different absolute paths
+ * with the same file name votes for the directories above their longest
+ * common tail of whole components.  Paths equal on both sides (system
+ * headers, one checkout) do not vote, so nothing is stripped when the
+ * checkouts are the same.  Sets *root (p's side) and *ref_root, or
+ * leaves them NULL. */
+static int vote_roots(cg_diff *d, const cg_profile *p, const cg_profile *ref, const char **root,
+		      const char **ref_root)
+{
+	enum { MAX_CANDIDATES = 32 };
+	struct root_vote cand[MAX_CANDIDATES];
+	size_t ncand = 0, np = 0, nr = 0;
+	const char **pf = absolute_files(p, &np), **rf = absolute_files(ref, &nr);
+	if (!pf || !rf) {
+		free(pf);
+		free(rf);
+		return CG_ENOMEM;
+	}
+	/* Sorted by file name, paths with one name pair up in one pass. */
+	qsort(pf, np, sizeof *pf, cmp_base_name);
+	qsort(rf, nr, sizeof *rf, cmp_base_name);
+	size_t j0 = 0;
+	for (size_t i = 0; i < np; i++) {
+		const char *a = pf[i], *an = base_name(a);
+		while (j0 < nr && strcmp(base_name(rf[j0]), an) < 0)
+			j0++;
+		for (size_t j = j0; j < nr && strcmp(base_name(rf[j]), an) == 0; j++) {
+			const char *b = rf[j];
+			if (strcmp(a, b) == 0)
+				continue;
+			size_t la = strlen(a), lb = strlen(b);
+			while (la && lb && a[la - 1] == b[lb - 1])
+				la--, lb--;
+			/* Back to a component boundary: both roots end with '/'. */
+			while (la && lb && !(a[la - 1] == '/' && b[lb - 1] == '/'))
+				la++, lb++;
+			if (!la || !lb)
+				continue;
+			size_t c = 0;
+			while (c < ncand && !(cand[c].alen == la && cand[c].blen == lb &&
+					      memcmp(cand[c].a, a, la) == 0 &&
+					      memcmp(cand[c].b, b, lb) == 0))
+				c++;
+			if (c == ncand) {
+				if (ncand == MAX_CANDIDATES)
+					continue;
+				cand[ncand++] = (struct root_vote){ a, b, la, lb, 0 };
+			}
+			cand[c].votes++;
+		}
+	}
+	size_t best = 0;
+	for (size_t c = 1; c < ncand; c++)
+		if (cand[c].votes > cand[best].votes)
+			best = c;
+	int rc = 0;
+	if (ncand) {
+		char *x = malloc(cand[best].alen + 1), *y = malloc(cand[best].blen + 1);
+		if (!x || !y || grow_array((void **)&d->owned, &d->ownedcap, d->nowned + 2,
+					   sizeof *d->owned)) {
+			free(x);
+			free(y);
+			rc = CG_ENOMEM;
+		} else {
+			memcpy(x, cand[best].a, cand[best].alen);
+			x[cand[best].alen] = '\0';
+			memcpy(y, cand[best].b, cand[best].blen);
+			y[cand[best].blen] = '\0';
+			d->owned[d->nowned++] = x;
+			d->owned[d->nowned++] = y;
+			*root = x;
+			if (ref_root)
+				*ref_root = y;
+		}
+	}
+	free(pf);
+	free(rf);
+	return rc;
+}
+
+/* A directory given by the user, as a prefix ending in '/'. */
+static const char *root_prefix(cg_diff *d, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	char *r = malloc(n + 2);
+	if (!r || grow_array((void **)&d->owned, &d->ownedcap, d->nowned + 1, sizeof *d->owned)) {
+		free(r);
+		return NULL;
+	}
+	memcpy(r, dir, n);
+	if (r[n - 1] != '/')
+		r[n++] = '/';
+	r[n] = '\0';
+	d->owned[d->nowned++] = r;
+	return r;
+}
+
+/* Whether some source path of p lies under root. */
+static int holds_root(const cg_profile *p, const char *root)
+{
+	size_t n = cg_profile_function_count(p), len = strlen(root);
+	for (size_t f = 0; f < n; f++) {
+		const char *file = cg_profile_function(p, (cg_fid)f)->file;
+		if (file && strncmp(file, root, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A given root applies to the runs of its side whose paths lie under it
+ * (a baseline from another checkout does not); every other run gets the
+ * root detected against the other side's first run, else, when nothing
+ * was detected (same checkout), the other side's given root. */
+static int set_roots(cg_diff *d, cg_error *err)
+{
+	if (d->opts.absolute_paths || d->opts.ignore_file)
+		return 0;
+	const char *given[2] = { NULL, NULL };
+	for (int side = 0; side < 2; side++)
+		if (d->opts.source_root[side] &&
+		    !(given[side] = root_prefix(d, d->opts.source_root[side])))
+			return cg_error_set(err, CG_ENOMEM, "out of memory");
+	for (int side = 0; side < 2; side++)
+		for (size_t k = 0; k < d->nruns[side]; k++) {
+			struct diff_side *s = (struct diff_side *)cg_diff_run_side(d, side, k);
+			if (given[side] && holds_root(s->p, given[side])) {
+				s->root = given[side];
+				continue;
+			}
+			const struct diff_side *ref = &d->side[!side];
+			if (vote_roots(d, s->p, ref->p, &s->root, NULL))
+				return cg_error_set(err, CG_ENOMEM, "out of memory");
+			if (!s->root && given[!side] && holds_root(s->p, given[!side]))
+				s->root = given[!side];
+		}
+	return 0;
+}
+
+static const char *relative_file(const struct diff_side *s, const char *file)
+{
+	if (file && s->root) {
+		size_t n = strlen(s->root);
+		if (strncmp(file, s->root, n) == 0 && file[n])
+			return file + n;
+	}
+	if (file && file[0] == '.' && file[1] == '/' && file[2])
+		return file + 2;
+	return file;
 }
 
 static int cmp_item_name(const void *a, const void *b, void *ctx)
@@ -185,9 +384,8 @@ static int mark_duplicate_names(cg_diff *d)
 	return 0;
 }
 
-static int match_functions(cg_diff *d, int side, cg_error *err)
+static int match_functions(cg_diff *d, int side, struct diff_side *s, cg_error *err)
 {
-	struct diff_side *s = &d->side[side];
 	size_t n = cg_profile_function_count(s->p);
 	s->item_of = malloc((n ? n : 1) * sizeof *s->item_of);
 	if (!s->item_of)
@@ -200,7 +398,7 @@ static int match_functions(cg_diff *d, int side, cg_error *err)
 		int rc = cg_diff_cycles(s->p, s->cycle_of, err);
 		if (rc)
 			return rc;
-		if (cycle_names(d, side, &cycname))
+		if (cycle_names(d, side, s, &cycname))
 			return cg_error_set(err, CG_ENOMEM, "out of memory");
 	}
 	int rc = 0;
@@ -212,8 +410,8 @@ static int match_functions(cg_diff *d, int side, cg_error *err)
 			continue;
 		}
 		rc = intern_item(d, mapped_name(d, side, fn->name),
-				 matched_object(d, side, fn->object),
-				 d->opts.ignore_file ? NULL : fn->file,
+				 matched_object(d, s, fn->object),
+				 d->opts.ignore_file ? NULL : relative_file(s, fn->file),
 				 d->opts.ignore_file ? 0 : fn->line, side, &s->item_of[f]);
 	}
 	free(cycname);
@@ -245,9 +443,8 @@ static int arc_item(cg_diff *d, const struct diff_side *s, const cg_arc *a, uint
 	return 0;
 }
 
-static int match_arcs(cg_diff *d, int side)
+static int match_arcs(cg_diff *d, const struct diff_side *s)
 {
-	const struct diff_side *s = &d->side[side];
 	size_t np = cg_profile_part_count(s->p);
 	for (unsigned part = 0; part < np; part++) {
 		size_t na = cg_profile_arc_count(s->p, part);
@@ -262,6 +459,11 @@ static int match_arcs(cg_diff *d, int side)
 }
 
 /* ---- events -------------------------------------------------------------------------- */
+
+static int same_unit(double a, double b)
+{
+	return a == b || fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
 
 static int classify_event(const cg_event *e)
 {
@@ -296,6 +498,34 @@ static int match_events(cg_diff *d, cg_error *err)
 	}
 	if (!d->nev)
 		return cg_error_set(err, CG_EMISMATCH, "the two profiles have no event in common");
+	/* Counts of different units are not comparable (a sampling rate
+	 * changed, or two different kinds of event share a name). */
+	for (size_t e = 0; e < d->nev; e++) {
+		const cg_event *x = d->events[e];
+		const cg_event *y = cg_profile_event(n, (size_t)d->side[1].ev[e]);
+		if (!same_unit(x->unit_seconds, y->unit_seconds))
+			return cg_error_set(err, CG_EMISMATCH,
+					    "event '%s': the base counts units of %g s, the new "
+					    "profile %g s: not comparable",
+					    x->name, x->unit_seconds, y->unit_seconds);
+	}
+	return 0;
+}
+
+/* The events of a further run, matched by name with the first run's. */
+static int match_run_events(cg_diff *d, int side, size_t run, struct diff_side *s, cg_error *err)
+{
+	for (size_t e = 0; e < d->nev; e++) {
+		int j = cg_profile_find_event(s->p, d->events[e]->name);
+		if (j < 0)
+			return cg_error_set(err, CG_EMISMATCH, "%s run %zu has no event '%s'",
+					    side ? "new" : "base", run + 1, d->events[e]->name);
+		if (!same_unit(d->events[e]->unit_seconds, cg_profile_event(s->p, (size_t)j)->unit_seconds))
+			return cg_error_set(err, CG_EMISMATCH,
+					    "%s run %zu: event '%s' has another unit than in the first run",
+					    side ? "new" : "base", run + 1, d->events[e]->name);
+		s->ev[e] = j;
+	}
 	return 0;
 }
 
@@ -396,10 +626,9 @@ static int check_values(const cg_diff *d, cg_error *err)
 	return 0;
 }
 
-static int accumulate_part(cg_diff *d, struct diff_scope *sc, int side, unsigned part,
-			   cg_error *err)
+static int accumulate_part(cg_diff *d, struct diff_scope *sc, int side,
+			   const struct diff_side *s, unsigned part, cg_error *err)
 {
-	const struct diff_side *s = &d->side[side];
 	const cg_profile *p = s->p;
 	size_t nf = cg_profile_function_count(p), pev = cg_profile_event_count(p);
 	size_t nev = d->nev;
@@ -512,10 +741,100 @@ static int match_parts(cg_diff *d)
 	return 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0], v[stride], ... (n values; the mean of the middle two,
+ * rounded down, for even n). */
+static int64_t median(int64_t *tmp, const int64_t *const *v, size_t n, size_t at)
+{
+	for (size_t r = 0; r < n; r++)
+		tmp[r] = v[r][at];
+	qsort(tmp, n, sizeof *tmp, cmp_i64);
+	if (n % 2)
+		return tmp[n / 2];
+	int64_t lo = tmp[n / 2 - 1], hi = tmp[n / 2];
+	return lo + (hi - lo) / 2;
+}
+
+/* Repeated runs: every run into its own run scope, the scope's values
+ * become the medians over the runs of each side. */
+static int fill_run_scopes(cg_diff *d, struct diff_scope *sc, cg_error *err)
+{
+	size_t nrun = d->nruns[0] > d->nruns[1] ? d->nruns[0] : d->nruns[1];
+	sc->run = calloc(nrun, sizeof *sc->run);
+	if (!sc->run)
+		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	sc->nrun = (unsigned)nrun;
+	for (size_t r = 0; r < nrun; r++) {
+		struct diff_scope *rs = &sc->run[r];
+		rs->part[0] = rs->part[1] = -1;
+		if (scope_alloc(d, rs))
+			return cg_error_set(err, CG_ENOMEM, "out of memory");
+		for (int s = 0; s < 2; s++) {
+			if (r >= d->nruns[s])
+				continue;
+			const struct diff_side *side = cg_diff_run_side(d, s, r);
+			size_t np = cg_profile_part_count(side->p);
+			for (unsigned part = 0; part < np; part++) {
+				int rc = accumulate_part(d, rs, s, side, part, err);
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	size_t nf = d->nfuncs, na = d->narcs, nev = d->nev;
+	int64_t *tmp = malloc(nrun * sizeof *tmp);
+	const int64_t **v = malloc(nrun * sizeof *v);
+	if (!tmp || !v) {
+		free(tmp);
+		free(v);
+		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	}
+	for (int s = 0; s < 2; s++) {
+		size_t n = d->nruns[s];
+#define MEDIAN_OF(field, count, type)                                          \
+		do {                                                           \
+			for (size_t r = 0; r < n; r++)                         \
+				v[r] = (const int64_t *)sc->run[r].field[s];   \
+			for (size_t i = 0; i < (count); i++)                   \
+				sc->field[s][i] = (type)median(tmp, v, n, i);  \
+		} while (0)
+		MEDIAN_OF(self, nf * nev, cg_cost);
+		MEDIAN_OF(incl, nf * nev, cg_cost);
+		MEDIAN_OF(calls, nf, uint64_t);
+		MEDIAN_OF(acount, na, uint64_t);
+		MEDIAN_OF(aincl, na * nev, cg_cost);
+#undef MEDIAN_OF
+		for (size_t e = 0; e < nev; e++) {
+			for (size_t r = 0; r < n; r++)
+				v[r] = sc->run[r].total[s];
+			sc->total[s][e] = median(tmp, v, n, e);
+		}
+		for (size_t r = 0; r < n; r++) {
+			for (size_t i = 0; i < nf; i++)
+				sc->incl_known[s][i] |= sc->run[r].incl_known[s][i];
+			for (size_t i = 0; i < na; i++)
+				sc->aincl_known[s][i] |= sc->run[r].aincl_known[s][i];
+		}
+	}
+	free(tmp);
+	free(v);
+	return 0;
+}
+
 static int fill_scopes(cg_diff *d, cg_error *err)
 {
 	if (match_parts(d))
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
+	if (d->nruns[0] > 1 || d->nruns[1] > 1) {
+		if (scope_alloc(d, &d->scopes[0]))
+			return cg_error_set(err, CG_ENOMEM, "out of memory");
+		return fill_run_scopes(d, &d->scopes[0], err);
+	}
 	for (unsigned k = 0; k < d->nscopes; k++) {
 		struct diff_scope *sc = &d->scopes[k];
 		if (scope_alloc(d, sc))
@@ -525,7 +844,7 @@ static int fill_scopes(cg_diff *d, cg_error *err)
 			for (unsigned part = 0; part < np; part++) {
 				if (sc->part[s] >= 0 && (unsigned)sc->part[s] != part)
 					continue;
-				int rc = accumulate_part(d, sc, s, part, err);
+				int rc = accumulate_part(d, sc, s, &d->side[s], part, err);
 				if (rc)
 					return rc;
 			}
@@ -556,16 +875,41 @@ int cg_diff_new(cg_diff **out, const cg_profile *base, const cg_profile *new_pro
 	cg_diff_options defaults = CG_DIFF_OPTIONS_INIT;
 	d->opts = opts ? *opts : defaults;
 	d->z = d->opts.z > 0 ? d->opts.z : CG_DIFF_DEFAULT_Z;
+	d->alpha = d->opts.alpha > 0 ? d->opts.alpha : CG_DIFF_DEFAULT_ALPHA;
 	d->side[0].p = base;
 	d->side[1].p = new_profile;
-	d->main_object[0] = main_object(base);
-	d->main_object[1] = main_object(new_profile);
-	int rc = match_events(d, err);
+	int rc = 0;
+	for (int s = 0; s < 2 && !rc; s++) {
+		d->nruns[s] = 1 + d->opts.nmore_runs[s];
+		if (d->opts.nmore_runs[s] && !(d->more[s] = calloc(d->opts.nmore_runs[s], sizeof *d->more[s])))
+			rc = cg_error_set(err, CG_ENOMEM, "out of memory");
+		for (size_t r = 0; r < d->opts.nmore_runs[s] && !rc; r++) {
+			d->more[s][r].p = d->opts.more_runs[s][r];
+			if (!d->more[s][r].p)
+				rc = cg_error_set(err, CG_EUSAGE, "cg_diff_new: missing profile");
+		}
+	}
+	if (!rc && d->opts.parts && (d->nruns[0] > 1 || d->nruns[1] > 1))
+		rc = cg_error_set(err, CG_EUSAGE, "parts cannot be compared over repeated runs");
 	for (int s = 0; s < 2 && !rc; s++)
-		rc = match_functions(d, s, err);
+		for (size_t r = 0; r < d->nruns[s]; r++) {
+			struct diff_side *sd = (struct diff_side *)cg_diff_run_side(d, s, r);
+			sd->main_object = main_object(sd->p);
+		}
+	if (!rc)
+		rc = match_events(d, err);
 	for (int s = 0; s < 2 && !rc; s++)
-		if ((rc = match_arcs(d, s)))
-			cg_error_set(err, rc, "out of memory");
+		for (size_t r = 1; r < d->nruns[s] && !rc; r++)
+			rc = match_run_events(d, s, r, &d->more[s][r - 1], err);
+	if (!rc)
+		rc = set_roots(d, err);
+	for (int s = 0; s < 2 && !rc; s++)
+		for (size_t r = 0; r < d->nruns[s] && !rc; r++)
+			rc = match_functions(d, s, (struct diff_side *)cg_diff_run_side(d, s, r), err);
+	for (int s = 0; s < 2 && !rc; s++)
+		for (size_t r = 0; r < d->nruns[s] && !rc; r++)
+			if ((rc = match_arcs(d, cg_diff_run_side(d, s, r))))
+				cg_error_set(err, rc, "out of memory");
 	if (!rc && mark_duplicate_names(d))
 		rc = cg_error_set(err, CG_ENOMEM, "out of memory");
 	if (!rc)
@@ -587,9 +931,18 @@ void cg_diff_free(cg_diff *d)
 	for (int s = 0; s < 2; s++) {
 		free(d->side[s].item_of);
 		free(d->side[s].cycle_of);
+		for (size_t r = 0; d->more[s] && r + 1 < d->nruns[s]; r++) {
+			free(d->more[s][r].item_of);
+			free(d->more[s][r].cycle_of);
+		}
+		free(d->more[s]);
 	}
-	for (unsigned k = 0; k < d->nscopes; k++)
+	for (unsigned k = 0; k < d->nscopes; k++) {
+		for (unsigned r = 0; r < d->scopes[k].nrun; r++)
+			scope_release(&d->scopes[k].run[r]);
+		free(d->scopes[k].run);
 		scope_release(&d->scopes[k]);
+	}
 	free(d->scopes);
 	free(d->funcs);
 	cg_hashmap_release(&d->func_index);
@@ -602,6 +955,7 @@ void cg_diff_free(cg_diff *d)
 	cg_diff_clear_rules(d);
 	free(d->reasons);
 	free(d->findings);
+	free(d->exceeded);
 	free(d);
 }
 
@@ -694,13 +1048,46 @@ static void set_value(cg_diff_value *v, int64_t b, int64_t n, int known)
 		v->relative = v->delta > 0 ? INFINITY : v->delta < 0 ? -INFINITY : 0.0;
 }
 
+static int scope_value(const cg_diff *d, const struct diff_scope *sc, int metric, size_t item,
+		       size_t event, cg_diff_value *out);
+
 int cg_diff_value_get(const cg_diff *d, unsigned scope, int metric, size_t item, size_t event,
 		      cg_diff_value *out)
 {
 	memset(out, 0, sizeof *out);
 	if (scope >= d->nscopes || metric < 0 || metric >= CG_DIFF_NMETRICS)
 		return CG_EUSAGE;
+	return scope_value(d, &d->scopes[scope], metric, item, event, out);
+}
+
+const struct diff_side *cg_diff_run_side(const cg_diff *d, int s, size_t r)
+{
+	return r == 0 ? &d->side[s] : &d->more[s][r - 1];
+}
+
+size_t cg_diff_run_count(const cg_diff *d, int side)
+{
+	return side == 0 || side == 1 ? d->nruns[side] : 0;
+}
+
+int cg_diff_run_value(const cg_diff *d, unsigned scope, int metric, size_t item, size_t event,
+		      int side, size_t run, int64_t *out)
+{
+	*out = 0;
+	if (scope >= d->nscopes || metric < 0 || metric >= CG_DIFF_NMETRICS ||
+	    (side != 0 && side != 1) || run >= d->nruns[side])
+		return CG_EUSAGE;
 	const struct diff_scope *sc = &d->scopes[scope];
+	cg_diff_value v;
+	memset(&v, 0, sizeof v);
+	int rc = scope_value(d, sc->nrun ? &sc->run[run] : sc, metric, item, event, &v);
+	*out = side ? v.new_value : v.base;
+	return rc;
+}
+
+static int scope_value(const cg_diff *d, const struct diff_scope *sc, int metric, size_t item,
+		       size_t event, cg_diff_value *out)
+{
 	int fn = metric == CG_DIFF_SELF || metric == CG_DIFF_INCLUSIVE || metric == CG_DIFF_CALLS;
 	int arc = metric == CG_DIFF_ARC_CALLS || metric == CG_DIFF_ARC_INCLUSIVE;
 	if ((fn && item >= d->nfuncs) || (arc && item >= d->narcs) ||

@@ -17,6 +17,8 @@ struct diff_side {
 	int ev[CG_MAX_EVENTS];   /* diff event -> event index in p */
 	uint32_t *item_of;       /* fid -> function item */
 	uint32_t *cycle_of;      /* fid -> SCC number (1..), 0 = none; only with cycles */
+	const char *main_object; /* object holding most functions */
+	const char *root;        /* source root stripped from file paths; NULL none */
 };
 
 /* Values of every item for one scope, per side (0 base, 1 new). */
@@ -31,6 +33,10 @@ struct diff_scope {
 	cg_cost *aincl[2];           /* narcs * nev */
 	unsigned char *aincl_known[2];
 	cg_cost total[2][CG_MAX_EVENTS];
+	/* Repeated runs: run scope r holds run r of each side that has one;
+	 * the arrays above are then the medians over the runs. */
+	struct diff_scope *run;
+	unsigned nrun;
 };
 
 struct diff_rule {
@@ -42,6 +48,8 @@ struct diff_rule {
 	int both_ways;           /* "<>" */
 	int percent;
 	double value;            /* threshold in units, percent, or seconds */
+	int64_t mantissa;        /* value = mantissa / 10^decimals, exactly */
+	int decimals;
 	double time_scale;       /* 0: value is in units; else seconds per value unit */
 	char *within;            /* reason text of the findings within limits */
 };
@@ -52,7 +60,10 @@ struct cg_diff {
 	size_t nev;
 	const cg_event *events[CG_MAX_EVENTS];
 	int kind[CG_MAX_EVENTS];
-	struct diff_side side[2];
+	struct diff_side side[2];    /* the first run of each side */
+	struct diff_side *more[2];   /* the further runs: more[s][r - 1] is run r */
+	size_t nruns[2];
+	double alpha;
 
 	cg_diff_function *funcs;
 	size_t nfuncs, funccap;
@@ -76,6 +87,8 @@ struct cg_diff {
 	size_t nchecked_ev;
 	cg_diff_finding *findings;
 	size_t nfindings, findingcap;
+	unsigned char *exceeded;     /* per finding: the rule's threshold was exceeded */
+	size_t exceededcap;
 	char **reasons;              /* reason texts of flagged / noise findings */
 	size_t nreasons, reasoncap;
 };
@@ -90,6 +103,18 @@ int cg_diff_cycles(const cg_profile *p, uint32_t *cycle_of, cg_error *err);
  * (out: nfuncs * nev of p), cycles taken as one unit. */
 int cg_diff_propagate(const cg_profile *p, unsigned part, cg_cost *out, cg_error *err);
 
+/* diff.c: run r of side s (0 = the first). */
+const struct diff_side *cg_diff_run_side(const cg_diff *d, int s, size_t r);
+/* diff_stats.c: Mann-Whitney U test of new against base values: the
+ * probability, if both samples come from one distribution, of new values
+ * ranking at least this high (one_sided) or this far from the middle
+ * (two-sided).  Exact (ties included) up to 40 values, else the normal
+ * approximation with tie correction.  -1 on out of memory. */
+double cg_diff_mann_whitney(const int64_t *base, size_t nb, const int64_t *new_values, size_t nn,
+			    int one_sided);
+/* The smallest p-value any data can give with nb and nn runs. */
+double cg_diff_min_p(size_t nb, size_t nn, int one_sided);
+
 /* diff_rules.c: frees the rules, findings and reasons. */
 void cg_diff_clear_rules(cg_diff *d);
 
@@ -98,6 +123,17 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 int cg_diff_write_tap(const cg_diff *d, FILE *out);
 int cg_diff_write_xml(const cg_diff *d, FILE *out, cg_error *err);
 int cg_diff_write_callgrind(const cg_diff *d, FILE *out);
+/* diff_ci.c: JUnit XML, GitHub workflow commands, Markdown, Bencher BMF. */
+int cg_diff_write_junit(const cg_diff *d, FILE *out);
+int cg_diff_write_github(const cg_diff *d, FILE *out);
+int cg_diff_write_markdown(const cg_diff *d, FILE *out);
+int cg_diff_write_bmf(const cg_diff *d, FILE *out);
+/* diff_write.c: finding indexes sorted by scope, subject (total,
+ * function, arc) and item, so one subject's findings are adjacent; NULL
+ * on out of memory.  Kind: 0 total, 1 function, 2 arc. */
+size_t *cg_diff_sorted_findings(const cg_diff *d);
+int cg_diff_same_subject(const cg_diff_finding *a, const cg_diff_finding *b);
+int cg_diff_finding_kind(const cg_diff_finding *f);
 
 /* Formats a function item for humans: "name" or "name (file)" / "<object>". */
 void cg_diff_item_label(const cg_diff *d, size_t item, char *buf, size_t size);

@@ -2,6 +2,7 @@
  * diff_write.c — the human outputs of a diff: the table sorted by impact
  * and TAP (one test per checked item), plus the format dispatcher.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,9 @@
 
 int cg_diff_format_from_name(const char *name)
 {
-	static const char *const names[] = { "table", "tap", "xml", "callgrind" };
-	for (int i = 0; i < 4; i++)
+	static const char *const names[] = { "table", "tap", "xml", "callgrind",
+					     "junit", "github", "markdown", "bmf" };
+	for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
 		if (strcmp(name, names[i]) == 0)
 			return i;
 	return -1;
@@ -32,6 +34,10 @@ int cg_diff_write(const cg_diff *d, int format, FILE *out, const cg_diff_write_o
 	case CG_DIFF_TAP: rc = cg_diff_write_tap(d, out); break;
 	case CG_DIFF_XML: rc = cg_diff_write_xml(d, out, err); break;
 	case CG_DIFF_CALLGRIND: rc = cg_diff_write_callgrind(d, out); break;
+	case CG_DIFF_JUNIT: rc = cg_diff_write_junit(d, out); break;
+	case CG_DIFF_GITHUB: rc = cg_diff_write_github(d, out); break;
+	case CG_DIFF_MARKDOWN: rc = cg_diff_write_markdown(d, out); break;
+	case CG_DIFF_BMF: rc = cg_diff_write_bmf(d, out); break;
 	default: return cg_error_set(err, CG_EUSAGE, "unknown diff output format %d", format);
 	}
 	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
@@ -113,7 +119,7 @@ static const char *mark_text(unsigned char m)
 static void print_name(FILE *out, const char *name, int room)
 {
 	int len = (int)strlen(name);
-	if (room < 4 || len <= room)
+	if (room < 4 || len <= room || room == INT_MAX)
 		fprintf(out, "%s\n", name);
 	else
 		fprintf(out, "%.*s...\n", room - 3, name);
@@ -182,10 +188,43 @@ static int write_function_rows(const cg_diff *d, FILE *out, const cg_diff_write_
 				b, (long long)s.new_value, c, e, g, h);
 		else
 			fprintf(out, "%-5s %10s %8s %10s %8s %8s  ", mark_text(flag[i]), a, b, c, e, g);
-		print_name(out, label, room > 10 ? room : 10);
+		print_name(out, label, o->full_names ? INT_MAX : room > 10 ? room : 10);
 	}
 	if (*hidden)
 		fprintf(out, "(%zu more changed functions; --all shows them)\n", *hidden);
+	return 0;
+}
+
+/* Whether any value of the whole profile differs (or any finding failed). */
+static int any_change(const cg_diff *d)
+{
+	cg_diff_value v;
+	for (size_t i = 0; i < d->nfindings; i++)
+		if (d->findings[i].flagged || d->findings[i].noise)
+			return 1;
+	for (size_t e = 0; e < d->nev; e++) {
+		cg_diff_value_get(d, 0, CG_DIFF_TOTAL, 0, e, &v);
+		if (v.delta)
+			return 1;
+		for (size_t i = 0; i < d->nfuncs; i++) {
+			cg_diff_value_get(d, 0, CG_DIFF_SELF, i, e, &v);
+			if (v.delta)
+				return 1;
+			cg_diff_value_get(d, 0, CG_DIFF_INCLUSIVE, i, e, &v);
+			if (v.delta)
+				return 1;
+		}
+	}
+	for (size_t i = 0; i < d->nfuncs; i++) {
+		cg_diff_value_get(d, 0, CG_DIFF_CALLS, i, 0, &v);
+		if (v.delta)
+			return 1;
+	}
+	for (size_t i = 0; i < d->narcs; i++) {
+		cg_diff_value_get(d, 0, CG_DIFF_ARC_CALLS, i, 0, &v);
+		if (v.delta)
+			return 1;
+	}
 	return 0;
 }
 
@@ -207,6 +246,9 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 		fprintf(out, ")");
 	}
 	fprintf(out, "\n");
+	if (d->nruns[0] > 1 || d->nruns[1] > 1)
+		fprintf(out, "runs: %zu base, %zu new (values are medians; Mann-Whitney test, "
+			     "false-alarm rate %g)\n", d->nruns[0], d->nruns[1], d->alpha);
 	for (size_t k = 0; k < d->nchecked_ev; k++) {
 		size_t x = d->checked_ev[k];
 		cg_diff_value_get(d, 0, CG_DIFF_TOTAL, 0, x, &v);
@@ -222,6 +264,14 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 		free(flag);
 		free(rows);
 		return CG_ENOMEM;
+	}
+	if (!any_change(d)) {
+		fprintf(out, "no differences: %zu function%s and %zu arc%s compared, all equal\n", n,
+			n == 1 ? "" : "s", d->narcs, d->narcs == 1 ? "" : "s");
+		free(flag);
+		free(rows);
+		fprintf(out, "\nPASS: 0 limits exceeded\n");
+		return ferror(out) ? CG_EIO : 0;
 	}
 	for (size_t k = 0; k < d->nchecked_ev || k == 0; k++) {
 		hidden = 0;
@@ -259,7 +309,7 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 				(long long)v.base, (long long)v.new_value);
 			size_t used = strlen(label);
 			snprintf(label + used, sizeof label - used, " -> %s", l2);
-			print_name(out, label, width - 43 > 10 ? width - 43 : 10);
+			print_name(out, label, o->full_names ? INT_MAX : width - 43 > 10 ? width - 43 : 10);
 		}
 	free(flag);
 	free(rows);
@@ -314,6 +364,28 @@ static int cmp_findings(const void *a, const void *b, void *ctx)
 		return x->item < y->item ? -1 : 1;
 	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
 	return (ia > ib) - (ia < ib);
+}
+
+size_t *cg_diff_sorted_findings(const cg_diff *d)
+{
+	size_t n = d->nfindings;
+	size_t *order = malloc((n ? n : 1) * sizeof *order);
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof *order, cmp_findings, (void *)d);
+	return order;
+}
+
+int cg_diff_same_subject(const cg_diff_finding *a, const cg_diff_finding *b)
+{
+	return a->scope == b->scope && finding_kind(a) == finding_kind(b) && a->item == b->item;
+}
+
+int cg_diff_finding_kind(const cg_diff_finding *f)
+{
+	return finding_kind(f);
 }
 
 static void tap_label(const cg_diff *d, const cg_diff_finding *f, char *buf, size_t n)

@@ -13,7 +13,7 @@
  *       <arc item= caller= callee=> <calls .../> <inclusive event= .../> </arc>
  *     </scope>
  *     <finding rule= scope= metric= item= event= base= new= delta=
- *              noise-bound= flagged= noise=>reason</finding>
+ *              noise-bound= flagged= noise= [p-value=] [detectable=]>reason</finding>
  *   </cgdiff>
  * Findings are written when flagged or explained by noise; "relative" is
  * "inf"/"-inf" for values appearing from zero.
@@ -182,6 +182,13 @@ static int write_body(xmlTextWriterPtr w, const cg_diff *d)
 		rc |= attr_double(w, "noise-bound", f->noise_bound);
 		rc |= attr_int(w, "flagged", f->flagged);
 		rc |= attr_int(w, "noise", f->noise);
+		if (f->p_value >= 0) {
+			char p[40];
+			snprintf(p, sizeof p, "%.17g", f->p_value);
+			rc |= attr(w, "p-value", p);
+		}
+		if (f->detectable > 0)
+			rc |= attr_double(w, "detectable", f->detectable);
 		rc |= xmlTextWriterWriteString(w, X(f->reason)) < 0;
 		rc |= xmlTextWriterEndElement(w) < 0;
 	}

@@ -68,10 +68,34 @@ typedef struct cg_diff_options {
 	int cycles;                    /* compare cycles as single items */
 	int parts;                     /* also compare matched parts (scopes 1..n) */
 	double z;                      /* noise factor; <= 0 means CG_DIFF_DEFAULT_Z */
+	/* Version 2. */
+	/* Source files are matched relative to a root directory per side
+	 * (base, new): source_root[s] when set, else the pair of roots under
+	 * which most source paths of the two sides agree (path-suffix
+	 * matching), so one program built in two checkouts matches.
+	 * absolute_paths: match the full paths instead. */
+	const char *source_root[2];
+	int absolute_paths;
+	/* Functions matching one of these globs get no verdict (cg_diff_check
+	 * skips them, and arcs with an end among them), except from rules
+	 * whose pattern is their exact name (a per-function tolerance). */
+	const char *const *ignore;
+	size_t nignore;
+	/* Repeated runs: further profiles of each side (besides base and
+	 * new_profile).  With two runs or more on each side, every value is
+	 * the median of the runs, and a value that varies between runs
+	 * (time, or counts of a nondeterministic program) must also pass a
+	 * one-sided (">") or two-sided ("<>") Mann-Whitney U test at
+	 * alpha / (number of values so tested) to be flagged. */
+	const cg_profile *const *more_runs[2];
+	size_t nmore_runs[2];
+	double alpha;                  /* family-wise false-alarm rate; <= 0: CG_DIFF_DEFAULT_ALPHA */
 } cg_diff_options;
 
-#define CG_DIFF_OPTIONS_VERSION 1
-#define CG_DIFF_OPTIONS_INIT { CG_DIFF_OPTIONS_VERSION, 0, 0, NULL, NULL, 0, 0, 0, 0 }
+#define CG_DIFF_DEFAULT_ALPHA 0.01
+#define CG_DIFF_OPTIONS_VERSION 2
+#define CG_DIFF_OPTIONS_INIT { CG_DIFF_OPTIONS_VERSION, 0, 0, NULL, NULL, 0, 0, 0, 0, \
+			       { NULL, NULL }, 0, NULL, 0, { NULL, NULL }, { 0, 0 }, 0 }
 
 /* ---- life cycle ----------------------------------------------------------------- */
 
@@ -180,6 +204,11 @@ typedef struct cg_diff_finding {
 	int noise;              /* 1: threshold exceeded but explained by noise */
 	double noise_bound;     /* z*sqrt(base+new) for sampled events, else 0 */
 	const char *reason;     /* which rule and why, one line; borrowed from the diff */
+	/* Added in release 0.2 (the struct is only read through pointers the
+	 * library returns, so fields may be appended). */
+	double p_value;         /* Mann-Whitney p of repeated runs; -1 when not tested */
+	double detectable;      /* sampled, single runs: the smallest increase (in the
+				 * event's units) the noise test could have flagged; else 0 */
 } cg_diff_finding;
 
 /* Parses and checks `rules` (none: "self>5%", "calls>0", "arcs>0") for
@@ -205,7 +234,11 @@ enum cg_diff_format {
 	CG_DIFF_TABLE = 0,      /* readable table sorted by impact */
 	CG_DIFF_TAP,            /* one TAP test per checked function / arc / total */
 	CG_DIFF_XML,            /* every item, value and finding */
-	CG_DIFF_CALLGRIND       /* new minus old as a Callgrind file (EVENT_up/EVENT_down) */
+	CG_DIFF_CALLGRIND,      /* new minus old as a Callgrind file (EVENT_up/EVENT_down) */
+	CG_DIFF_JUNIT,          /* JUnit XML: one testcase per checked function / arc / total */
+	CG_DIFF_GITHUB,         /* GitHub Actions workflow commands (::error file=...,line=...::) */
+	CG_DIFF_MARKDOWN,       /* Markdown summary ($GITHUB_STEP_SUMMARY, merge-request notes) */
+	CG_DIFF_BMF             /* Bencher Metric Format JSON */
 };
 
 typedef struct cg_diff_write_options {
@@ -213,12 +246,21 @@ typedef struct cg_diff_write_options {
 	unsigned width;         /* table: line width; 0 = 80 */
 	size_t limit;           /* table: rows of unflagged changes shown; 0 = 20 */
 	int all;                /* table: show every changed item */
+	/* Version 2. */
+	int full_names;         /* table: never cut names (output is not a terminal) */
 } cg_diff_write_options;
 
-#define CG_DIFF_WRITE_OPTIONS_VERSION 1
-#define CG_DIFF_WRITE_OPTIONS_INIT { CG_DIFF_WRITE_OPTIONS_VERSION, 0, 0, 0 }
+#define CG_DIFF_WRITE_OPTIONS_VERSION 2
+#define CG_DIFF_WRITE_OPTIONS_INIT { CG_DIFF_WRITE_OPTIONS_VERSION, 0, 0, 0, 0 }
 
-/* "table", "tap", "xml", "callgrind" -> format; -1 when unknown. */
+/* Runs per side (1 + more_runs): side 0 base, 1 new. */
+CG_EXTERN size_t cg_diff_run_count(const cg_diff *diff, int side);
+/* The value of one run of one side (before taking the median). */
+CG_EXTERN int cg_diff_run_value(const cg_diff *diff, unsigned scope, int metric, size_t item,
+				size_t event, int side, size_t run, int64_t *out);
+
+/* "table", "tap", "xml", "callgrind", "junit", "github", "markdown",
+ * "bmf" -> format; -1 when unknown. */
 CG_EXTERN int cg_diff_format_from_name(const char *name);
 /* Writes the diff (with the findings of the last cg_diff_check).  opts
  * may be NULL.  CG_EIO on a write error. */
