@@ -75,7 +75,7 @@ ok "two parts: XML validates" xmllint --noout --relaxng "$schema" "$WORK/tp.xml"
 is "two parts read as two named parts" "$(grep -o '<part name="[^"]*"' "$WORK/tp.xml")" \
 	'<part name="part 1"
 <part name="thread 2 part 2"'
-"$BIN/cgconvert" -t callgrind -o "$WORK/tp.cg" "$tp"
+"$BIN/cgconvert" -t callgrind --split-parts -o "$WORK/tp.cg" "$tp"
 "$BIN/cgconvert" -t xml -o "$WORK/tp2.xml" "$WORK/tp.cg"
 cmp_files "two parts: callgrind -> callgrind -> xml keeps both parts" "$WORK/tp2.xml" "$WORK/tp.xml"
 "$BIN/cgconvert" -t callgrind --merge-parts -o "$WORK/tpm.cg" "$tp"
