@@ -100,6 +100,49 @@ static int write_gprof_view(const cg_profile *p, const gprof_view *view, const c
 	return cg_output_commit(o, err);
 }
 
+/* gmon.out names no program: without --exe it is a.out, as for gprof.
+ * Say which option is missing before libbfd says "a.out: No such file". */
+static int check_gmon_program(const cg_read_options *ropts, const char *first_input)
+{
+	if (ropts->executable || access("a.out", F_OK) == 0)
+		return 0;
+	if (!ropts->format) {
+		const cg_format_ops *f = NULL;
+		cg_error ignored = CG_ERROR_INIT;
+		if (strcmp(first_input, "-") == 0 ||
+		    cg_format_detect_file(first_input, &f, &ignored) != 0 ||
+		    strcmp(cg_format_name(f), "gmon") != 0)
+			return 0;
+	} else if (strcmp(ropts->format, "gmon") != 0) {
+		return 0;
+	}
+	fprintf(stderr,
+		"%s: %s: a gmon.out profile needs the program that wrote it: --exe PROGRAM "
+		"(the default, a.out, does not exist)\n",
+		prog, first_input);
+	return 2;
+}
+
+/* A gmon.out read against another program: its samples land outside every
+ * function, and the report would be empty.  An error, not an empty
+ * profile. */
+static int check_gmon_match(const cg_profile *p, const char *first_input)
+{
+	const char *samples = cg_profile_meta(p, "gmon.total_samples");
+	if (!samples || strtod(samples, NULL) <= 0 || cg_profile_part_count(p) != 1 ||
+	    !cg_profile_has_self_exact(p, 0))
+		return 0;
+	for (size_t f = 0; f < cg_profile_function_count(p); f++)
+		if (cg_profile_self_exact(p, 0, (cg_fid)f) > 0)
+			return 0;
+	const char *exe = cg_profile_meta(p, "executable");
+	fprintf(stderr,
+		"%s: %s: none of its %s samples lands in a function of %s: is --exe the "
+		"program that wrote it?\n",
+		prog, first_input, samples, exe ? exe : "the executable");
+	return 3;
+}
+
 static int exit_for(int code)
 {
 	return code == CG_EUSAGE ? 2 : 3;
@@ -258,7 +301,7 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 			return 0;
 		case 'V':
 		case OPT_VERSION:
-			printf("cgconvert (libcallgraph) %s\n", cg_version());
+			printf("cgconvert (callgraph) %s\n", cg_version());
 			return 0;
 		default:
 			usage(stderr);
@@ -296,6 +339,7 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 			return 2;
 		}
 	}
+	int rc;
 	const char *default_input = "gmon.out";
 	const char *const *inputs = (const char *const *)argv + optind;
 	size_t ninputs = (size_t)(argc - optind);
@@ -308,12 +352,14 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 		inputs = &default_input;
 		ninputs = 1;
 	}
+	if ((rc = check_gmon_program(&ropts, inputs[0])) != 0)
+		return rc;
 	ropts.diag = diagnostic;
 	ropts.diag_ctx = isatty(STDERR_FILENO) ? (void *)&ropts : NULL;
 
 	cg_error err = CG_ERROR_INIT;
 	cg_profile *p = NULL;
-	int rc = cg_read_files(&p, inputs, ninputs, &ropts, &err);
+	rc = cg_read_files(&p, inputs, ninputs, &ropts, &err);
 	if (rc == 0 && ntransparent) {
 		cg_profile *t = NULL;
 		rc = cg_transparent_apply(&t, p, transparent, ntransparent, &err);
@@ -324,6 +370,10 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 		fprintf(stderr, "%s: %s\n", prog, err.message);
 		cg_profile_free(p);
 		return exit_for(rc);
+	}
+	if ((rc = check_gmon_match(p, inputs[0])) != 0) {
+		cg_profile_free(p);
+		return rc;
 	}
 	if (gprof_report)
 		rc = write_gprof_view(p, &gp->view, output, &err);

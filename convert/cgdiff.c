@@ -40,7 +40,8 @@ static void usage(FILE *out)
 		"      --parts            also compare matched parts (threads, processes)\n"
 		"      --width=N, --limit=N, --all       table layout\n"
 		"  -q, --quiet            no report, only the exit status\n"
-		"  -h, --help, --version\n",
+		"  -h, --help             this help\n"
+		"  -V, --version          the version\n",
 		prog, CG_DIFF_DEFAULT_Z);
 }
 
@@ -121,7 +122,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 	size_t n;
 	char *end;
-	while ((c = getopt_long(argc, argv, "F:E:z:t:o:f:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:E:z:t:o:f:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F': a->rules[a->nrules++] = optarg; break;
 		case 'E': a->events[a->nevents++] = optarg; break;
@@ -183,6 +184,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_ALL: a->wopts.all = 1; break;
 		case OPT_CALLGRIND: a->callgrind = optarg; break;
 		case 'h': usage(stdout); return 1;
+		case 'V':
 		case OPT_VERSION: printf("cgdiff (callgraph) %s\n", cg_version()); return 1;
 		default: usage(stderr); return -1;
 		}
