@@ -104,25 +104,30 @@ static void usage(FILE *f, int status)
 {
 	fprintf(f,
 		"Usage: %s [OPTION...] [EXECUTABLE [PROFILE...]]\n"
-		"Report on gmon.out profiles (defaults: a.out, gmon.out) like GNU gprof.\n"
+		"Reports on gmon.out profiles (defaults: a.out, gmon.out) like GNU gprof, and on\n"
+		"every other profile libcallgraph reads (see \"Any profile\").\n"
 		"\n"
-		"Sections:   -p[SPEC] -P[SPEC] flat profile on/off   -q[SPEC] -Q[SPEC] call graph on/off\n"
-		"            -C[SPEC] -Z[SPEC] execution counts      -i file summary\n"
-		"            -A[SPEC] -J[SPEC] annotated source (-I DIRS -m N -t N -x -y)\n"
-		"Selection:  -k FROM/TO -n SPEC -N SPEC -e SPEC -E SPEC -f SPEC -F SPEC\n"
-		"            (long forms: --flat-profile --no-flat-profile --graph --no-graph\n"
-		"             --exec-counts --no-exec-counts --time --no-time --file-info)\n"
+		"Sections:   -p[SPEC] -P[SPEC] --flat-profile[=SPEC] --no-flat-profile[=SPEC]\n"
+		"            -q[SPEC] -Q[SPEC] --graph[=SPEC] --no-graph[=SPEC]  -B (call graph)\n"
+		"            -C[SPEC] -Z[SPEC] --exec-counts[=SPEC] --no-exec-counts[=SPEC]\n"
+		"            -i --file-info   -r --function-ordering\n"
+		"            -A[SPEC] -J[SPEC] --annotated-source[=SPEC] --no-annotated-source[=SPEC]\n"
+		"Annotation: -I DIRS --directory-path=DIRS  -m N --min-count=N  -t N --table-length=N\n"
+		"            -x --all-lines  -y --separate-files\n"
+		"Selection:  -k FROM/TO  -n SPEC --time=SPEC  -N SPEC --no-time=SPEC\n"
+		"            -e SPEC -E SPEC -f SPEC -F SPEC\n"
 		"Symbols:    -a --no-static   -D --ignore-non-functions\n"
+		"            -S FILE --external-symbol-table=FILE (nm-style listing)\n"
 		"Layout:     -b --brief  -T --traditional  -z --display-unused-functions\n"
 		"            -w N --width=N  -L --print-path  --inline-file-names\n"
 		"            --demangle[=STYLE] --no-demangle\n"
 		"Input:      -O FORMAT --file-format=auto|magic|bsd|4.4bsd\n"
-		"Other:      -h --help  -v -V --version  @FILE (read options from FILE)\n"
 		"Lines:      -l --line   -s --sum (write gmon.sum)\n"
-		"            -S FILE --external-symbol-table=FILE (nm-style listing)\n"
-		"Any profile (Callgrind, XML, fprof trace or analysis, cgtree; detected):\n"
+		"Any profile (Callgrind, XML, fprof trace or analysis, cgtree, -: stdin; detected):\n"
 		"            --part=N|NAME|all  --event=NAME  --threshold=PERCENT  --gprof-estimate\n"
-		"Not supported: -R -c (see cgprof(1)).\n",
+		"Other:      -h --help  -v -V --version  -d[N] --debug[=N] (accepted, no trace)\n"
+		"            @FILE (read options from FILE)\n"
+		"Not supported: -R --file-ordering, -c --static-call-graph (see cgprof(1)).\n",
 		whoami);
 	exit(status);
 }
