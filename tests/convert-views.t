@@ -109,6 +109,16 @@ cmp_files "stdin: cat gmon.out | cgconvert -t gprof --exe demo - = gprof -b" std
 "$CV" -t gprof --exe demo gmon.out -o - >dash.txt
 cmp_files "-o - writes to standard output" dash.txt gprof.txt
 
+# ---- units ------------------------------------------------------------------------------------
+# gprof's fractional histogram credit goes to Callgrind in microseconds,
+# under that name: callgrind_annotate's total is gprof's time
+"$CV" -t callgrind --exe demo gmon.out -o demo.cg
+callgrind_annotate --auto=no demo.cg >demo.ann 2>&1
+gprof_s=$(gprof -b -p demo gmon.out | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+/ { c = $2 } END { print c }')
+like "gmon -> Callgrind: the event is us, callgrind_annotate's total = gprof's seconds" \
+	"$(sed -n 's/^Events recorded: *//p' demo.ann) $(awk -v g="$gprof_s" '/PROGRAM TOTALS/ { v = $1; gsub(/,/, "", v)
+		d = v / 1e6 - g; if (d < 0) d = -d; print (d <= 0.005 ? "same" : "differs " v " vs " g) }' demo.ann)" '^us same$'
+
 # ---- gprof's options through cgconvert (the code cgprof uses) ----------------------------------
 for opts in "-qwork" "-p" "-P -q" "-e step" "--threshold=1" "-T" "--part=1"; do
 	is "cgconvert -t gprof $opts = cgprof -b $opts" \
