@@ -455,7 +455,20 @@ static int foreign_input(const char *path)
 			return 1;
 	}
 	/* an fprof trace: trace-port framing, then an external term (131) */
-	return n >= 6 && h[0] == 0 && h[5] == 131;
+	if (n >= 6 && h[0] == 0 && h[5] == 131)
+		return 1;
+	/* gzip (pprof's profile.proto is gzipped) */
+	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
+		return 1;
+	/* any other text (folded stacks, perf script, formats added later):
+	 * a gmon.out never is (it starts with "gmon" or, in the old BSD
+	 * formats, with binary addresses) */
+	if (n < 16 || memcmp(h, "gmon", 4) == 0)
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (h[k] < 0x20 && h[k] != '\n' && h[k] != '\t' && h[k] != '\r')
+			return 0;
+	return 1;
 }
 
 /* Symbols, option tables, then every profile file, as gprof orders it. */
@@ -541,7 +554,7 @@ int main(int argc, char **argv)
 	a->report.nsource_paths = a->npaths;
 	a->report.messages = stderr;
 	a->report.program_name = whoami;
-	for (int i = optind; i < argc; i++) {
+	for (int i = optind; i < argc && a->gmon.file_format == 'a'; i++) {
 		if (!foreign_input(argv[i]))
 			continue;
 		/* the first name is the executable unless it is a profile itself */

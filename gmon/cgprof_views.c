@@ -3,6 +3,7 @@
  * in whatever format they are (detected), then print gprof's report.
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cgprof_views.h"
@@ -31,8 +32,17 @@ int cgprof_views_run(const char *whoami, char **argv, const char *executable,
 		rc = gprof_view_print(p, view, stdout, &err);
 	cg_profile_free(p);
 	if (rc) {
+		/* detection's hint names cgconvert's -f, which is gprof's -f here */
+		char *hint = strstr(err.message, " (use -f to name it)");
+		char names[512];
 		fflush(stdout);
-		fprintf(stderr, "%s: %s\n", whoami, err.message);
+		if (hint) {
+			*hint = '\0';
+			fprintf(stderr, "%s: %s (cgprof reads: %s)\n", whoami, err.message,
+				cg_format_list(names, sizeof names, 0));
+		} else {
+			fprintf(stderr, "%s: %s\n", whoami, err.message);
+		}
 		return 1;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -118,6 +118,12 @@ is "cgtree --part=all (the default): the threads summed" \
 like "--part=4 of 3 parts: exit 1, the parts listed" "$rc $(cat part.err)" \
 	"^1 .*no part '4' in the profile \(--part=all or one of: 1 \(.*thread 0\), 2 .*, 3 "
 
+# an unknown text is not taken for a gmon.out: cgprof says what it reads
+"$BIN/cgconvert" -t folded -o eh.folded eh.cgt
+"$BIN/cgprof" -b eh.folded >/dev/null 2>unk.err; rc=$?
+like "a folded file: exit 1, the readable formats listed" "$rc $(cat unk.err)" \
+	'^1 .*eh.folded: unknown profile format \(cgprof reads: gmon, callgrind, xml, fprof-trace, fprof-analysis, cgtree'
+
 # ---- standard input ----------------------------------------------------------------
 for f in eh.cgt eh.cg "$G/fpt_single.trace"; do
 	is "stdin: cat $(basename "$f") | cgprof -b - = cgprof -b FILE" \
