@@ -41,7 +41,7 @@ done
 # folded stacks and dot weighed by another event
 "$BIN/cgconvert" -t dot --event=Dr -o full.Dr.dot full.cg
 ok "dot weighed by Dr renders with Graphviz" dot -Tsvg -o full.Dr.svg full.Dr.dot
-is "dot: the label names the event's description" "$(grep -c '^	label="Dr";' full.Dr.dot)" "1"
+is "dot: the label names the event and the cut-off" "$(grep -c '^	label="Dr; functions under 0.5% of the total left out";' full.Dr.dot)" "1"
 exit_status "an unknown --event is an error" 3 "$BIN/cgconvert" -t folded --event=nosuch full.cg
 
 # call counts the code fixes (the model's arcs, through XML)

@@ -119,6 +119,10 @@ like "gmon -> Callgrind: the event is us, callgrind_annotate's total = gprof's s
 	"$(sed -n 's/^Events recorded: *//p' demo.ann) $(awk -v g="$gprof_s" '/PROGRAM TOTALS/ { v = $1; gsub(/,/, "", v)
 		d = v / 1e6 - g; if (d < 0) d = -d; print (d <= 0.005 ? "same" : "differs " v " vs " g) }' demo.ann)" '^us same$'
 
+is "dot: the caption says the event, its unit and the cut-off" \
+	"$("$CV" -t dot --exe demo gmon.out 2>&1 | sed -n 's/^\tlabel="\(.*\)";$/\1/p')" \
+	"histogram samples (samples, 1 = 0.01 s); functions under 0.5% of the total left out"
+
 # ---- gprof's options through cgconvert (the code cgprof uses) ----------------------------------
 for opts in "-qwork" "-p" "-P -q" "-e step" "--threshold=1" "-T" "--part=1"; do
 	is "cgconvert -t gprof $opts = cgprof -b $opts" \

@@ -119,8 +119,21 @@ static int write_graph(const cg_profile *p, FILE *out, int event, double thresho
 	fputs("\tnode [shape=box, style=filled, fillcolor=\"#f8f8f8\", fontname=\"Helvetica\"];\n",
 	      out);
 	fputs("\tedge [fontname=\"Helvetica\"];\n", out);
+	/* the graph's caption says what the numbers are and what was cut:
+	 * "description (name, 1 = 0.01 s); functions under 0.5% ..." */
+	char caption[512], unit[64] = "";
+	int own_name = ev->description && *ev->description && strcmp(ev->description, ev->name);
+	if (ev->unit_seconds > 0)
+		snprintf(unit, sizeof unit, "1 = %g s", ev->unit_seconds);
+	int len = snprintf(caption, sizeof caption, "%s%s%s%s%s%s",
+			   own_name ? ev->description : ev->name, own_name || *unit ? " (" : "",
+			   own_name ? ev->name : "", own_name && *unit ? ", " : "", unit,
+			   own_name || *unit ? ")" : "");
+	if (len > 0 && (size_t)len < sizeof caption && threshold > 0)
+		snprintf(caption + len, sizeof caption - (size_t)len,
+			 "; functions under %g%% of the total left out", threshold);
 	fputs("\tlabel=", out);
-	put_quoted(out, ev->description && *ev->description ? ev->description : ev->name);
+	put_quoted(out, caption);
 	fputs(";\n", out);
 	for (uint32_t c = 1; c <= ncycles; c++) {
 		size_t members = 0;
