@@ -118,6 +118,18 @@ is "cgtree --part=all (the default): the threads summed" \
 like "--part=4 of 3 parts: exit 1, the parts listed" "$rc $(cat part.err)" \
 	"^1 .*no part '4' in the profile \(--part=all or one of: 1 \(.*thread 0\), 2 .*, 3 "
 
+# XML is lossless: the same report as from the tree it was written from
+"$BIN/cgconvert" -t xml -o eh.xml eh.cgt
+is "xml: cgprof -b = cgprof -b of the cgtree it came from" \
+	"$("$BIN/cgprof" -b eh.xml 2>&1)" "$("$BIN/cgprof" -b eh.cgt 2>&1)"
+# fprof's analysis text: every function fprof lists, with fprof's CNT
+an=$G/fpt_single.callers-own-totals-details.analysis
+"$BIN/cgprof" -b -z "$an" >an.txt 2>an.err
+is "fprof analysis: cgprof -b exits quietly" "$? $(wc -c <an.err)" "0 0"
+joined=$(graph_calls <an.txt | join - <(fprof_rows "$an" | grep -v '^suspend \|^undefined '))
+is "fprof analysis: every function's calls = fprof's CNT (20 or more functions)" \
+	"$(echo "$joined" | awk '$2 != $3 { print } END { if (NR < 20) print "only " NR " functions" }')" ""
+
 # an unknown text is not taken for a gmon.out: cgprof says what it reads
 "$BIN/cgconvert" -t folded -o eh.folded eh.cgt
 "$BIN/cgprof" -b eh.folded >/dev/null 2>unk.err; rc=$?
