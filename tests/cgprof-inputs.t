@@ -76,6 +76,9 @@ for prog in fpt_single fpt_procs; do
 	is "$prog: every function's calls (with recursive ones) = fprof's CNT" \
 		"$(graph_calls <"$prog.fprofmap" | join - <(echo "$want_calls") | awk '{ print $1, $2 }')" \
 		"$(echo "$want_calls" | join - <(graph_calls <"$prog.fprofmap") | awk '{ print $1, $2 }')"
+	like "$prog: the comparisons cover 10 or more functions" \
+		"$(flat_rows <"$prog.fprofmap" | join - <(echo "$want") | wc -l) $(graph_calls <"$prog.fprofmap" | join - <(echo "$want_calls") | wc -l)" \
+		'^[1-9][0-9]+ [1-9][0-9]+$'
 	bad=$(flat_rows <"$prog.fprofmap" | join - <(echo "$want") |
 		awk -v t="$total" '{ pct = 100 * $5 / t; d = $3 - pct; if (d < 0) d = -d
 			if (d > 0.0051) print $1, $3, pct }')
