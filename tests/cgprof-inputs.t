@@ -152,6 +152,8 @@ gcc -pg -o demo "$CG_TOP/testdata/demo/demo.c" && ./demo >/dev/null
 gprof -b demo gmon.out >gprof.txt
 "$BIN/cgprof" -b demo gmon.out >cgprof.txt
 cmp_files "gmon: cgprof -b = gprof -b" cgprof.txt gprof.txt
+cat gmon.out | "$BIN/cgprof" -b demo - >stdin.txt
+cmp_files "gmon: cat gmon.out | cgprof -b demo - = gprof -b" stdin.txt gprof.txt
 "$BIN/cgprof" -b --part=all --threshold=0 demo gmon.out >views.txt
 cmp_files "gmon: --part=all --threshold=0 change nothing" views.txt gprof.txt
 # --threshold=1 leaves out of the call graph what gprof's -e would for
