@@ -97,6 +97,10 @@ is "cat trace | cgconvert -t fprof - = the file's analysis" \
 	"$(cat "$G/fpt_procs.trace" | "$CV" -t fprof - 2>&1)" "$("$CV" -t fprof "$G/fpt_procs.trace" 2>&1)"
 is "cgconvert -t gprof - < x.cgtree = the file's report" \
 	"$("$CV" -t gprof - <eh.cgt 2>&1)" "$("$CV" -t gprof eh.cgt 2>&1)"
+for f in eh.cgt "$G/fpt_procs.trace"; do
+	is "/dev/stdin from a pipe: $(basename "$f") detected and read" \
+		"$(cat "$f" | "$CV" -t gprof /dev/stdin 2>&1)" "$("$CV" -t gprof "$f" 2>&1)"
+done
 for f in eh.cg eh.cgt; do
 	"$CV" -t xml -o "$f.xml" "$f"
 	is "stdin: cat $f.xml | cgconvert -t callgrind - = from the file" \
