@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "callgraph.h"
@@ -109,7 +110,9 @@ static int check_gmon_program(const cg_read_options *ropts, const char *first_in
 	if (!ropts->format) {
 		const cg_format_ops *f = NULL;
 		cg_error ignored = CG_ERROR_INIT;
-		if (strcmp(first_input, "-") == 0 ||
+		struct stat st;
+		/* only a regular file can be looked at twice (not a pipe) */
+		if (stat(first_input, &st) != 0 || !S_ISREG(st.st_mode) ||
 		    cg_format_detect_file(first_input, &f, &ignored) != 0 ||
 		    strcmp(cg_format_name(f), "gmon") != 0)
 			return 0;
