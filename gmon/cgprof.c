@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <malloc.h>
+#include <sys/stat.h>
 #include <libiberty/libiberty.h>
 
 #include "callgraph.h"
@@ -432,7 +433,12 @@ static int choose_parts(run *r, unsigned *parts)
  * it always takes the all-formats path, which detects every format. */
 static int foreign_input(const char *path)
 {
+	struct stat st;
 	if (strcmp(path, "-") == 0)
+		return 1;
+	/* a pipe (/dev/stdin, a FIFO) cannot be looked at without using it
+	 * up either: the all-formats path reads gmon.out from pipes too */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return 1;
 	FILE *f = fopen(path, "rb");
 	if (!f)
