@@ -438,7 +438,7 @@ static int foreign_input(const char *path)
 		return 1;
 	/* a pipe (/dev/stdin, a FIFO) cannot be looked at without using it
 	 * up either: the all-formats path reads gmon.out from pipes too */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+	if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
 		return 1;
 	FILE *f = fopen(path, "rb");
 	if (!f)
