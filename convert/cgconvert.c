@@ -173,6 +173,35 @@ static int run(int argc, char **argv, const char **transparent);
 static int run_parsed(int argc, char **argv, const char **transparent,
 		      const struct option *longopts, const char *shortopts, cgconvert_gprof *gp);
 
+/* What the collector said about its run, said again where people read it:
+ * a warning when its overhead, lost ticks or an early stop distort the
+ * numbers, an error when it stopped before recording anything.  0 when the
+ * profile is unusable (message printed). */
+static int run_report_usable(const cg_profile *p, const char *name)
+{
+	const cg_run_info *run = cg_profile_run_info(p);
+	if (!run)
+		return 1;
+	char line[512];
+	cg_run_info_format(run, line, sizeof line);
+	if (run->threads_cut) {
+		int any = 0;
+		for (unsigned part = 0; part < cg_profile_part_count(p) && !any; part++)
+			for (size_t f = 0; f < cg_profile_function_count(p) && !any; f++)
+				for (size_t e = 0; e < cg_profile_event_count(p) && !any; e++)
+					any = cg_profile_self(p, part, (cg_fid)f)[e] != 0;
+		if (!any) {
+			fprintf(stderr, "%s: %s: the collector stopped before recording any cost (%s)\n",
+				prog, name, line);
+			return 0;
+		}
+	}
+	if (cg_run_info_suspect(run, CG_RUN_OVERHEAD_WARN) || run->lost * 10 > run->samples ||
+	    (run->flags & (CG_RUN_KILLED | CG_RUN_PARTIAL)))
+		fprintf(stderr, "%s: warning: %s: %s\n", prog, name, line);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	/* room for every argument as a --transparent pattern */
@@ -363,6 +392,10 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 	cg_error err = CG_ERROR_INIT;
 	cg_profile *p = NULL;
 	rc = cg_read_files(&p, inputs, ninputs, &ropts, &err);
+	if (rc == 0 && !run_report_usable(p, ninputs == 1 ? inputs[0] : "the inputs")) {
+		cg_profile_free(p);
+		return 3;
+	}
 	if (rc == 0 && ntransparent) {
 		cg_profile *t = NULL;
 		rc = cg_transparent_apply(&t, p, transparent, ntransparent, &err);

@@ -221,6 +221,23 @@ static int read_side(const struct args *a, int side, cg_profile **out)
 				err.message[0] ? err.message : cg_strerror(rc));
 		return rc == CG_EUSAGE ? 2 : 3;
 	}
+	/* A profile whose collector stopped early is missing calls and
+	 * costs: a gate would read that as an improvement, so it is refused.
+	 * Heavy overhead or a killed run is only worth a warning. */
+	const cg_run_info *run = cg_profile_run_info(p);
+	if (run) {
+		char line[512];
+		cg_run_info_format(run, line, sizeof line);
+		if (run->threads_cut) {
+			fprintf(stderr, "%s: %s: profile cut short, not comparable (%s)\n", prog,
+				a->paths[side], line);
+			cg_profile_free(p);
+			return 3;
+		}
+		if (cg_run_info_suspect(run, CG_RUN_OVERHEAD_WARN) || run->lost * 10 > run->samples ||
+		    (run->flags & (CG_RUN_KILLED | CG_RUN_PARTIAL)))
+			fprintf(stderr, "%s: warning: %s: %s\n", prog, a->paths[side], line);
+	}
 	*out = p;
 	return 0;
 }

@@ -134,7 +134,13 @@ static void test_threads_and_noprofile(void)
 	check_int(n->redos, ==, 1);
 	check_int(n->recursive, ==, 2);
 	check_int(n->self[0], ==, 7);
-	check_str(cg_profile_meta(p, "status"), "thread 1: oom");
+	const cg_run_info *run = cg_profile_run_info(p);
+	check(run != NULL);
+	check_int(run->threads, ==, 2);
+	check_int(run->threads_cut, ==, 1);
+	check(run->flags & CG_RUN_OOM);
+	check(cg_run_info_suspect(run, 0.5));
+	check(cg_profile_meta(p, "status") == NULL);   /* typed, not a string */
 	cg_profile_free(p);
 }
 

@@ -117,6 +117,8 @@ struct cg_profile {
 
 	struct meta *meta;
 	size_t nmeta, metacap;
+
+	cg_run_info *run;       /* the collector's report on its run, or NULL */
 };
 
 static const cg_cost zero_costs[CG_MAX_EVENTS];
@@ -165,8 +167,45 @@ void cg_profile_free(cg_profile *p)
 	free(p->funcs);
 	free(p->fn_slots);
 	free(p->meta);
+	free(p->run);
 	arena_free(p->arena);
 	free(p);
+}
+
+/* ---- the collector's run report -------------------------------------------- */
+
+const cg_run_info *cg_profile_run_info(const cg_profile *p)
+{
+	return p->run;
+}
+
+static uint64_t add_saturating(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+int cg_profile_add_run_info(cg_profile *p, const cg_run_info *info)
+{
+	if (!info)
+		return 0;
+	if (!p->run) {
+		p->run = calloc(1, sizeof *p->run);
+		if (!p->run)
+			return CG_ENOMEM;
+	}
+	cg_run_info *r = p->run;
+	/* Tick counts saturate rather than wrap: they only ever feed a
+	 * warning and a share, where "at least this many" is still true. */
+	r->samples = add_saturating(r->samples, info->samples);
+	r->overhead = add_saturating(r->overhead, info->overhead);
+	r->lost = add_saturating(r->lost, info->lost);
+	r->resyncs = add_saturating(r->resyncs, info->resyncs);
+	r->threads += info->threads;
+	r->threads_cut += info->threads_cut;
+	r->flags |= info->flags;
+	if (!r->ending[0])
+		snprintf(r->ending, sizeof r->ending, "%s", info->ending);
+	return 0;
 }
 
 /* ---- strings -------------------------------------------------------------- */
@@ -934,6 +973,8 @@ int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *er
 	for (size_t i = 0; i < src->nmeta; i++)
 		if (cg_profile_set_meta(dst, src->meta[i].key, src->meta[i].value))
 			goto oom;
+	if (cg_profile_add_run_info(dst, src->run))
+		goto oom;
 	for (cg_fid f = 0; f < src->nfuncs; f++)
 		if (cg_profile_add_function(dst, &src->funcs[f], NULL))
 			goto oom;

@@ -194,6 +194,8 @@ int cg_profile_merge_into(cg_profile *dst, const cg_profile *src, cg_error *err)
 		if (!cg_profile_meta(dst, k))
 			rc = cg_profile_set_meta(dst, k, v);
 	}
+	if (!rc)
+		rc = cg_profile_add_run_info(dst, cg_profile_run_info(src));
 	free(m.fmap);
 	if (rc)
 		return cg_error_set(err, rc, "cannot merge profiles: %s", cg_strerror(rc));

@@ -77,10 +77,28 @@ static void install_cleanup(void)
 	}
 }
 
-static void track_pending(char *path)
+/* Creating a named temporary file and recording it must look atomic to
+ * the cleanup handler, or a signal between the two leaves the file behind:
+ * the handler is installed and the signals blocked before the file exists,
+ * and unblocked once it is tracked. */
+static void begin_pending(sigset_t *saved)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, install_cleanup);
+	sigset_t block;
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
+		sigaddset(&block, cleanup_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &block, saved);
+}
+
+static void end_pending(const sigset_t *saved)
+{
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+static void track_pending(char *path)
+{
 	for (int i = 0; i < PENDING_MAX; i++)
 		if (__sync_bool_compare_and_swap(&pending[i], NULL, path))
 			return;
@@ -149,12 +167,18 @@ static int open_named(const char *path, char **tmp_out)
 			r = ((unsigned long long)getpid() << 32) ^ (unsigned long long)(uintptr_t)tmp ^
 			    (unsigned long long)attempt * 0x9e3779b97f4a7c15ull;
 		snprintf(tmp, n + 32, "%s.tmp%016llx", path, r);
+		sigset_t saved;
+		begin_pending(&saved);
 		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0) {
 			track_pending(tmp);
+			end_pending(&saved);
 			*tmp_out = tmp;
 			return fd;
 		}
+		int e = errno;
+		end_pending(&saved);
+		errno = e;
 		if (errno != EEXIST)
 			break;
 	}
@@ -292,11 +316,17 @@ static int link_unnamed(cg_output *o)
 		snprintf(tmp, n + 32, "%s.tmp%016llx", o->path, r);
 		/* linkat never follows or replaces an existing name: a link
 		 * planted at this path makes it fail with EEXIST. */
+		sigset_t saved;
+		begin_pending(&saved);
 		if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
 			track_pending(tmp);
+			end_pending(&saved);
 			o->tmp_path = tmp;
 			return 0;
 		}
+		int e = errno;
+		end_pending(&saved);
+		errno = e;
 		if (errno != EEXIST)
 			break;
 	}

@@ -219,12 +219,43 @@ int cg_source_stream(cg_source *s, FILE **out, cg_error *err)
 	return 0;
 }
 
+/* The byte offset of the first NUL in data[0..n) as an error, or 0. */
+static int refuse_nul(const cg_source *s, const unsigned char *data, size_t n, uint64_t base,
+		      cg_error *err)
+{
+	const unsigned char *nul = memchr(data, 0, n);
+	if (!nul)
+		return 0;
+	return cg_error_set(err, CG_EFORMAT,
+			    "%s: NUL byte at byte offset %llu: binary data, not a text profile",
+			    s->name, (unsigned long long)(base + (uint64_t)(nul - data)));
+}
+
+static int slurp(cg_source *s, const void **data, size_t *len, uint64_t max_bytes, int text,
+		 cg_error *err);
+
 int cg_source_slurp(cg_source *s, const void **data, size_t *len, uint64_t max_bytes,
 		    cg_error *err)
+{
+	return slurp(s, data, len, max_bytes, 0, err);
+}
+
+int cg_source_slurp_text(cg_source *s, const void **data, size_t *len, uint64_t max_bytes,
+			 cg_error *err)
+{
+	return slurp(s, data, len, max_bytes, 1, err);
+}
+
+/* text: refuse a NUL byte as soon as it is read, so that an endless binary
+ * stream (/dev/zero) fails at once instead of filling memory. */
+static int slurp(cg_source *s, const void **data, size_t *len, uint64_t max_bytes, int text,
+		 cg_error *err)
 {
 	*data = NULL;
 	*len = 0;
 	if (s->data) {
+		if (text && refuse_nul(s, s->data, (size_t)s->size, 0, err))
+			return CG_EFORMAT;
 		*data = s->data;
 		*len = (size_t)s->size;
 		return 0;
@@ -248,6 +279,8 @@ int cg_source_slurp(cg_source *s, const void **data, size_t *len, uint64_t max_b
 					    strerror(errno));
 		s->map = m;
 		s->map_len = (size_t)s->size;
+		if (text && refuse_nul(s, m, s->map_len, 0, err))
+			return CG_EFORMAT;
 		*data = m;
 		*len = s->map_len;
 		return 0;
@@ -259,6 +292,10 @@ int cg_source_slurp(cg_source *s, const void **data, size_t *len, uint64_t max_b
 		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", s->name);
 	memcpy(buf, s->head, s->head_len);
 	size_t n = s->head_len;
+	if (text && refuse_nul(s, buf, n, 0, err)) {
+		free(buf);
+		return CG_EFORMAT;
+	}
 	while (!s->eof_in_head) {
 		if (n == cap) {
 			if (cap > SIZE_MAX / 2) {
@@ -283,6 +320,10 @@ int cg_source_slurp(cg_source *s, const void **data, size_t *len, uint64_t max_b
 		}
 		if (r == 0)
 			break;
+		if (text && refuse_nul(s, buf + n, (size_t)r, n, err)) {
+			free(buf);
+			return CG_EFORMAT;
+		}
 		n += (size_t)r;
 		if (max_bytes && n > max_bytes) {
 			free(buf);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <bfd.h>
 #include "gprof_internal.h"
+#include "symtab_bfd.h"
 
 #define ANNOTATION_WIDTH 16
 
@@ -95,7 +96,7 @@ static int files_from_executable(annotator *an, size_t *cap)
 	const char *exe = cg_profile_meta(a->profile, "executable");
 	if (!exe || a->nsyms == 0 || !(a->syms[0].flags & CG_FN_HAS_ADDR))
 		return 0;
-	bfd *abfd = bfd_openr(exe, NULL);
+	bfd *abfd = cg_bfd_open_regular(exe);
 	if (!abfd)
 		return 0;
 	int rc = 0;

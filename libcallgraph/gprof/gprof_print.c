@@ -156,6 +156,17 @@ int cg_gprof_print(const cg_gprof_analysis *a, unsigned parts, FILE *out, cg_err
 	int rc = 0;
 	if (!pr.names || !pr.named)
 		rc = CG_ENOMEM;
+	/* A collector that reports its own overhead, lost ticks or an early
+	 * stop gets one line above the report: gprof's numbers alone would
+	 * present a distorted or partial run as a whole one.  (gmon.out has no
+	 * such report, so gprof-identical output is unaffected.) */
+	const cg_run_info *run = cg_profile_run_info(a->profile);
+	if (!rc && run && (run->overhead || run->lost || run->threads_cut ||
+			   (run->flags & (CG_RUN_KILLED | CG_RUN_PARTIAL)))) {
+		char line[512];
+		cg_run_info_format(run, line, sizeof line);
+		fprintf(out, "%s\n\n", line);
+	}
 	if (!rc && (parts & CG_GPROF_GRAPH) && pr.bsd)
 		rc = cg_gp_print_graph(&pr);
 	if (!rc && (parts & CG_GPROF_FLAT))

@@ -396,6 +396,8 @@ static int copy_skeleton(cg_profile *q, const cg_profile *p)
 		if (cg_profile_set_meta(q, k, v))
 			return CG_ENOMEM;
 	}
+	if (cg_profile_add_run_info(q, cg_profile_run_info(p)))
+		return CG_ENOMEM;
 	for (size_t f = 0; f < cg_profile_function_count(p); f++)
 		if (cg_profile_add_function(q, cg_profile_function(p, (cg_fid)f), NULL))
 			return CG_ENOMEM;

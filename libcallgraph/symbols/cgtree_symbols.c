@@ -74,7 +74,7 @@ cgt_symtab *cg_objsym_open(const char *path)
 	cgt_symtab *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
-	t->abfd = bfd_openr(path, NULL);
+	t->abfd = cg_bfd_open_regular(path);
 	if (!t->abfd || !bfd_check_format(t->abfd, bfd_object))
 		goto fail;
 	long n = load_symbols(t->abfd, &t->syms);

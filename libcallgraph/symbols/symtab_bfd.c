@@ -15,6 +15,9 @@
  * executable has no debug information.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -34,6 +37,28 @@ static void bfd_setup(void)
 void cg_bfd_init_once(void)
 {
 	pthread_once(&bfd_once, bfd_setup);
+}
+
+struct bfd *cg_bfd_open_regular(const char *path)
+{
+	cg_bfd_init_once();
+	/* O_NONBLOCK: opening a FIFO without a writer must not hang here. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	bfd *abfd = bfd_fdopenr(path, NULL, fd);   /* owns fd from here, even on failure */
+	if (!abfd)
+		errno = bfd_get_error() == bfd_error_system_call ? errno : ENOENT;
+	return abfd;
 }
 
 /* The name filter gprof applies to static (class 't') symbols.  It walks
@@ -429,11 +454,13 @@ int cg_symtab_load(cg_symtab *t, cg_profile *p, const char *path, const cg_symta
 
 	memset(t, 0, sizeof *t);
 	cg_bfd_init_once();
-	abfd = bfd_openr(path, NULL);
+	abfd = cg_bfd_open_regular(path);
 	if (abfd == NULL) {
-		int e = bfd_get_error() == bfd_error_system_call ? errno : ENOENT;
-
-		return cg_error_set(err, CG_EIO, "%s: %s", path, strerror(e));
+		if (errno == EINVAL)   /* a device or FIFO: what gprof says of /dev/zero */
+			return cg_error_set(err, CG_EFORMAT,
+					    CG_PROG_PREFIX_FMT "%s: not in executable format",
+					    CG_PROG_PREFIX(o->program_name), path);
+		return cg_error_set(err, CG_EIO, "%s: %s", path, strerror(errno));
 	}
 	abfd->flags |= BFD_DECOMPRESS;
 	if (!bfd_check_format(abfd, bfd_object)) {

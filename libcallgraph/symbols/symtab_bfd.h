@@ -46,6 +46,12 @@ int cg_symtab_load(cg_symtab *out, cg_profile *profile, const char *path,
 void cg_symtab_release(cg_symtab *t);
 /* Initialises libbfd once per process (thread-safe). */
 void cg_bfd_init_once(void);
+/* bfd_openr for object files that are regular files only: a FIFO or a
+ * device named as an executable would block or never end.  NULL with
+ * errno set (EINVAL for "not a regular file") on failure.  The file is
+ * opened once and checked through its descriptor, so it cannot be swapped
+ * between the check and the read. */
+struct bfd *cg_bfd_open_regular(const char *path);
 /* gprof's sym_lookup: index of the symbol owning addr, or -1. */
 long cg_symtab_lookup(const cg_symtab *t, uint64_t addr);
 

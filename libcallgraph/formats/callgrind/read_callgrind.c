@@ -17,6 +17,7 @@
 
 #include "callgraph.h"
 #include "hashmap.h"
+#include "linereader.h"
 
 #define MAX_POSITIONS 3
 
@@ -672,26 +673,30 @@ int cg_read_callgrind_stream(cg_profile **out, FILE *in, const char *name, cg_er
 	c.err = err;
 	if (cg_profile_new(&c.p))
 		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t len;
 	if (start_part(&c)) {
 		cg_profile_free(c.p);
 		return c.rc;
 	}
-	while (!c.rc && (len = getline(&buf, &cap, in)) >= 0) {
+	cg_line_reader lines;
+	cg_line_reader_init(&lines, in, name, CG_TEXT_LINE_MAX);
+	char *buf;
+	size_t len;
+	while (!c.rc) {
+		int got = cg_line_reader_next(&lines, &buf, &len, err);
+		if (got <= 0) {
+			c.rc = got;
+			break;
+		}
 		c.line++;
-		process_line(&c, buf, (size_t)len);
+		process_line(&c, buf, len);
 	}
-	if (!c.rc && ferror(in))
-		c.rc = cg_error_set(err, CG_EIO, "%s: read error", name);
+	cg_line_reader_release(&lines);
 	if (!c.rc && !c.any_events) {
 		c.line++;
 		fail(&c, c.line == 1 ? "empty file" : "no events: line (not a Callgrind profile?)");
 	}
 	if (!c.rc && c.pending != NONE)
 		fail(&c, "file ends after a call or jump line");
-	free(buf);
 	names_free(&c.obs);
 	names_free(&c.files);
 	names_free(&c.fns);

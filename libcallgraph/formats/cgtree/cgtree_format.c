@@ -23,7 +23,7 @@ static int read_cgtree(const cg_format_ops *self, cg_profile **out, cg_source *s
 	} else {
 		const void *data;
 		size_t len;
-		rc = cg_source_slurp(src, &data, &len, 0, err);
+		rc = cg_source_slurp_text(src, &data, &len, 0, err);
 		if (!rc)
 			rc = cg_read_cgtree_buffer(p, cg_source_name(src), data, len, 0, err);
 	}

@@ -52,8 +52,8 @@ struct reader {
 	size_t depth, cappath;
 	char **noprofile;
 	size_t nnoprofile;
-	uint64_t stats[4]; /* samples, overhead, lost, resyncs */
-	char status[256];
+	cg_run_info run;   /* the collector's endthread/ended reports, summed */
+	int have_run;
 	char *fields[MAX_FIELDS];
 	int nfields;
 };
@@ -515,6 +515,8 @@ static int rec_node(struct reader *r, int link)
 static int rec_endthread(struct reader *r)
 {
 	static const char *const keys[] = { "samples", "overhead", "lost", "resyncs" };
+	uint64_t *const stat[] = { &r->run.samples, &r->run.overhead, &r->run.lost,
+				   &r->run.resyncs };
 	uint32_t id = 0;
 	int rc;
 	if (r->nfields < 2 || r->nfields % 2 != 0)
@@ -528,9 +530,8 @@ static int rec_endthread(struct reader *r)
 		if (strcmp(key, "status") == 0) {
 			const char *v = r->fields[i + 1];
 			if (strcmp(v, "ok") != 0) {
-				size_t len = strlen(r->status);
-				snprintf(r->status + len, sizeof r->status - len, "%sthread %u: %.40s",
-					 len ? ", " : "", id, v);
+				r->run.threads_cut++;
+				r->run.flags |= strcmp(v, "oom") == 0 ? CG_RUN_OOM : CG_RUN_OVERFLOW;
 			}
 			continue;
 		}
@@ -541,9 +542,29 @@ static int rec_endthread(struct reader *r)
 			return fail(r, "'endthread' node count does not match the nodes read");
 		for (int k = 0; k < 4; k++)
 			if (strcmp(key, keys[k]) == 0)
-				r->stats[k] += v;
+				*stat[k] = *stat[k] > UINT64_MAX - v ? UINT64_MAX : *stat[k] + v;
 	}
+	r->run.threads++;
+	r->have_run = 1;
 	r->in_thread = 0;
+	return 0;
+}
+
+/* `ended KIND ...`: how the run ended, kept as the collector wrote it. */
+static int rec_ended(struct reader *r)
+{
+	if (r->nfields < 2)
+		return fail(r, "'ended' needs a kind");
+	const char *kind = r->fields[1];
+	if (strcmp(kind, "signal") == 0)
+		r->run.flags |= CG_RUN_KILLED;
+	else if (strcmp(kind, "snapshot") == 0 || strcmp(kind, "dump") == 0)
+		r->run.flags |= CG_RUN_PARTIAL;
+	size_t len = 0;
+	for (int i = 1; i < r->nfields && len < sizeof r->run.ending - 1; i++)
+		len += (size_t)snprintf(r->run.ending + len, sizeof r->run.ending - len, "%s%s",
+					i > 1 ? " " : "", r->fields[i]);
+	r->have_run = 1;
 	return 0;
 }
 
@@ -586,6 +607,8 @@ static int record(struct reader *r, char *line)
 		return rec_thread(r);
 	if (strcmp(k, "endthread") == 0)
 		return rec_endthread(r);
+	if (strcmp(k, "ended") == 0)
+		return rec_ended(r);
 	if (strcmp(k, "event") == 0)
 		return rec_event(r);
 	if (strcmp(k, "object") == 0)
@@ -601,14 +624,7 @@ static int record(struct reader *r, char *line)
 
 static int finish(struct reader *r)
 {
-	static const char *const keys[] = { "samples", "overhead", "lost", "resyncs" };
-	for (int k = 0; k < 4; k++) {
-		char v[24];
-		snprintf(v, sizeof v, "%llu", (unsigned long long)r->stats[k]);
-		if (cg_profile_set_meta(r->p, keys[k], v))
-			return oom(r);
-	}
-	if (r->status[0] && cg_profile_set_meta(r->p, "status", r->status))
+	if (r->have_run && cg_profile_add_run_info(r->p, &r->run))
 		return oom(r);
 	size_t nf = cg_profile_function_count(r->p);
 	for (size_t i = 0; i < r->nnoprofile; i++)

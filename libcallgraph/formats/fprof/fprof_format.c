@@ -90,7 +90,7 @@ static int read_analysis(const cg_format_ops *self, cg_profile **out, cg_source 
 	} else {
 		const void *data;
 		size_t len;
-		rc = cg_source_slurp(src, &data, &len, 0, err);
+		rc = cg_source_slurp_text(src, &data, &len, 0, err);
 		if (!rc)
 			rc = cg_read_fprof_analysis_buffer(p, data, len, cg_source_name(src), err);
 	}

@@ -267,6 +267,47 @@ static int read_meta(struct xr *x)
 	return rc;
 }
 
+static int read_run(struct xr *x)
+{
+	cg_run_info r;
+	memset(&r, 0, sizeof r);
+	uint64_t threads = 0, cut = 0;
+	if (get_u64(x, "samples", UINT64_MAX, &r.samples) < 0 ||
+	    get_u64(x, "overhead", UINT64_MAX, &r.overhead) < 0 ||
+	    get_u64(x, "lost", UINT64_MAX, &r.lost) < 0 ||
+	    get_u64(x, "resyncs", UINT64_MAX, &r.resyncs) < 0 ||
+	    get_u64(x, "threads", UINT32_MAX, &threads) < 0 ||
+	    get_u64(x, "threads-cut", UINT32_MAX, &cut) < 0)
+		return x->rc;
+	r.threads = (unsigned)threads;
+	r.threads_cut = (unsigned)cut;
+	char *flags = get_string(x, "flags"), *ending = get_string(x, "ending");
+	int rc = x->rc;
+	for (char *w = flags; !rc && w && *w;) {
+		size_t n = strcspn(w, " ");
+		if (n == 3 && memcmp(w, "oom", 3) == 0)
+			r.flags |= CG_RUN_OOM;
+		else if (n == 8 && memcmp(w, "overflow", 8) == 0)
+			r.flags |= CG_RUN_OVERFLOW;
+		else if (n == 6 && memcmp(w, "killed", 6) == 0)
+			r.flags |= CG_RUN_KILLED;
+		else if (n == 7 && memcmp(w, "partial", 7) == 0)
+			r.flags |= CG_RUN_PARTIAL;
+		else
+			rc = fail(x, "<run> flags: unknown word '%.*s'", (int)(n > 20 ? 20 : n), w);
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
+	if (!rc && ending)
+		snprintf(r.ending, sizeof r.ending, "%s", ending);
+	if (!rc && cg_profile_add_run_info(x->p, &r))
+		rc = oom(x);
+	free_string(flags);
+	free_string(ending);
+	return rc;
+}
+
 static int read_event(struct xr *x)
 {
 	char *name = get_string(x, "name"), *desc = get_string(x, "description");
@@ -514,6 +555,8 @@ static int element(struct xr *x, const char *name)
 	case IN_ROOT:
 		if (strcmp(name, "meta") == 0 && x->stage <= 0)
 			return read_meta(x);
+		if (strcmp(name, "run") == 0 && x->stage <= 0 && !cg_profile_run_info(x->p))
+			return read_run(x);
 		if (strcmp(name, "event") == 0 && x->stage <= 1) {
 			x->stage = 1;
 			return read_event(x);

@@ -256,6 +256,34 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 	end(x);
 }
 
+/* The collector's report on its run: <run samples=... flags="oom killed"/>. */
+static void write_run(struct xw *x, const cg_run_info *r)
+{
+	if (!r)
+		return;
+	start(x, "run");
+	attr_u64(x, "samples", r->samples);
+	attr_u64(x, "overhead", r->overhead);
+	attr_u64(x, "lost", r->lost);
+	attr_u64(x, "resyncs", r->resyncs);
+	attr_u64(x, "threads", r->threads);
+	attr_u64(x, "threads-cut", r->threads_cut);
+	char flags[64] = "";
+	static const struct { unsigned bit; const char *word; } names[] = {
+		{ CG_RUN_OOM, "oom" }, { CG_RUN_OVERFLOW, "overflow" },
+		{ CG_RUN_KILLED, "killed" }, { CG_RUN_PARTIAL, "partial" },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (r->flags & names[i].bit)
+			snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s",
+				 flags[0] ? " " : "", names[i].word);
+	if (flags[0])
+		attr_string(x, "flags", flags);
+	if (r->ending[0])
+		attr_string(x, "ending", r->ending);
+	end(x);
+}
+
 int cg_write_xml(const cg_profile *p, FILE *out, cg_error *err)
 {
 	xmlOutputBufferPtr ob = xmlOutputBufferCreateFile(out, NULL);
@@ -282,6 +310,7 @@ int cg_write_xml(const cg_profile *p, FILE *out, cg_error *err)
 		attr_string(&x, "value", v ? v : "");
 		end(&x);
 	}
+	write_run(&x, cg_profile_run_info(p));
 	for (size_t e = 0; e < x.nev; e++) {
 		const cg_event *ev = cg_profile_event(p, e);
 		start(&x, "event");

@@ -26,7 +26,13 @@ static int read_xml(const cg_format_ops *self, cg_profile **out, cg_source *src,
 		return cg_read_xml(out, cg_source_path(src), err);
 	const void *data;
 	size_t len;
-	int rc = cg_source_slurp(src, &data, &len, 0, err);
+	/* Our XML is UTF-8, which has no NUL bytes; a UTF-16 document (with
+	 * its byte order mark) is left to libxml2. */
+	size_t head_len;
+	const unsigned char *h = cg_source_head(src, &head_len);
+	int utf16 = head_len >= 2 && ((h[0] == 0xff && h[1] == 0xfe) || (h[0] == 0xfe && h[1] == 0xff));
+	int rc = utf16 ? cg_source_slurp(src, &data, &len, 0, err)
+		       : cg_source_slurp_text(src, &data, &len, 0, err);
 	return rc ? rc : cg_read_xml_buffer(out, data, len, cg_source_name(src), err);
 }
 

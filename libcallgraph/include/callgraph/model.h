@@ -129,6 +129,50 @@ CG_EXTERN size_t cg_profile_meta_count(const cg_profile *profile);
 CG_EXTERN void cg_profile_meta_at(const cg_profile *profile, size_t i,
 				  const char **key, const char **value);
 
+/* ---- what a collector says about its own run ------------------------------ *
+ * A profiler that measures itself (our collector, in cgtree files) reports
+ * how much of what it saw was its own overhead, what it could not charge,
+ * and whether it ran to the end.  Reports must show this: a profile whose
+ * collector spent 60% of the ticks in itself, or stopped early for lack of
+ * memory, is not the same evidence as a clean one. */
+
+enum cg_run_flags {
+	CG_RUN_OOM      = 1u << 0,  /* the collector ran out of memory: data stops early */
+	CG_RUN_OVERFLOW = 1u << 1,  /* call depth beyond the collector's stack: data stops early */
+	CG_RUN_KILLED   = 1u << 2,  /* the program died of a signal (written in the handler) */
+	CG_RUN_PARTIAL  = 1u << 3   /* a snapshot or dump of a program still running */
+};
+
+typedef struct cg_run_info {
+	uint64_t samples;    /* timer ticks taken (0 when costs are call counts) */
+	uint64_t overhead;   /* ticks that landed in the collector itself */
+	uint64_t lost;       /* ticks that could not be charged to any function */
+	uint64_t resyncs;    /* shadow-stack repairs after longjmp */
+	unsigned threads;    /* threads reported */
+	unsigned threads_cut;  /* threads whose data stops early (OOM, OVERFLOW) */
+	unsigned flags;      /* enum cg_run_flags */
+	char ending[64];     /* how the run ended, as the collector wrote it
+	                      * ("exit 0", "signal 15 SIGTERM", "snapshot 2"), or "" */
+} cg_run_info;
+
+/* The profile's run report, or NULL when its source had none. */
+CG_EXTERN const cg_run_info *cg_profile_run_info(const cg_profile *profile);
+/* Adds a report to the profile's: counts and flags are summed, the first
+ * ending is kept.  Merges and transforms use it to carry the report along.
+ * 0 or CG_ENOMEM. */
+CG_EXTERN int cg_profile_add_run_info(cg_profile *profile, const cg_run_info *info);
+/* Nonzero when the report says the numbers cannot be trusted as a whole
+ * profile: some thread's data stops early, or the collector's own overhead
+ * is at least `overhead_share` (0..1) of the samples. */
+CG_EXTERN int cg_run_info_suspect(const cg_run_info *info, double overhead_share);
+/* The share of collector overhead from which the tools warn (10%). */
+#define CG_RUN_OVERHEAD_WARN 0.10
+/* A one-line summary for people ("collector: 5715 samples, 3897 (68.2%) its
+ * own overhead, 12 lost; thread data cut short (out of memory) in 1 of 2
+ * threads; ended by signal 15 SIGTERM"), without a newline.  Returns
+ * snprintf's count. */
+CG_EXTERN int cg_run_info_format(const cg_run_info *info, char *buf, size_t size);
+
 /* ---- events ------------------------------------------------------------- */
 
 /* Returns the new event's index (>= 0) or a negative CG_E* code. */

@@ -72,6 +72,11 @@ CG_EXTERN int cg_source_stream(cg_source *src, FILE **out, cg_error *err);
  * until cg_source_close(). */
 CG_EXTERN int cg_source_slurp(cg_source *src, const void **data, size_t *len,
 			      uint64_t max_bytes, cg_error *err);
+/* The same for a text format: a NUL byte is refused (CG_EFORMAT, with its
+ * byte offset) as soon as it is read, so binary data or an endless device
+ * fails at once instead of being buffered. */
+CG_EXTERN int cg_source_slurp_text(cg_source *src, const void **data, size_t *len,
+				   uint64_t max_bytes, cg_error *err);
 
 /* ---- the ops table ------------------------------------------------------- */
 
