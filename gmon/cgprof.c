@@ -431,15 +431,17 @@ static int choose_parts(run *r, unsigned *parts)
  * first bytes, so that gmon.out reports load nothing more than gprof
  * needs.  Standard input ("-") cannot be looked at without using it up:
  * it always takes the all-formats path, which detects every format. */
-static int foreign_input(const char *path)
+static int foreign_input(const char *path, int may_be_pipe)
 {
 	struct stat st;
 	if (strcmp(path, "-") == 0)
 		return 1;
 	/* a pipe (/dev/stdin, a FIFO) cannot be looked at without using it
-	 * up either: the all-formats path reads gmon.out from pipes too */
+	 * up either: after the executable, it is a profile (the all-formats
+	 * path reads gmon.out from pipes too); as the first name it is the
+	 * executable, as in gprof */
 	if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
-		return 1;
+		return may_be_pipe;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return 0;
@@ -561,11 +563,11 @@ int main(int argc, char **argv)
 	a->report.messages = stderr;
 	a->report.program_name = whoami;
 	for (int i = optind; i < argc && a->gmon.file_format == 'a'; i++) {
-		if (!foreign_input(argv[i]))
+		if (!foreign_input(argv[i], i > optind))
 			continue;
 		/* the first name is the executable unless it is a profile itself */
 		const char *named_exe = NULL;
-		if (!foreign_input(argv[optind]))
+		if (!foreign_input(argv[optind], 0))
 			named_exe = argv[optind++];
 		gprof_view view = view_of(a);
 		int status = cgprof_views_run(whoami, argv, named_exe, argv + optind,

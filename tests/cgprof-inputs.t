@@ -156,8 +156,8 @@ cat gmon.out | "$BIN/cgprof" -b demo - >stdin.txt
 cmp_files "gmon: cat gmon.out | cgprof -b demo - = gprof -b" stdin.txt gprof.txt
 cat gmon.out | "$BIN/cgprof" -b demo /dev/stdin >devstdin.txt
 cmp_files "gmon: cat gmon.out | cgprof -b demo /dev/stdin = gprof -b" devstdin.txt gprof.txt
-is "cgtree: cat eh.cgt | cgprof -b /dev/stdin = cgprof -b FILE" \
-	"$(cat eh.cgt | "$BIN/cgprof" -b /dev/stdin 2>&1)" "$("$BIN/cgprof" -b eh.cgt 2>&1)"
+# (a pipe as the first name is the executable, as in gprof: - reads a
+# profile from standard input in that place)
 "$BIN/cgprof" -b --part=all --threshold=0 demo gmon.out >views.txt
 cmp_files "gmon: --part=all --threshold=0 change nothing" views.txt gprof.txt
 # --threshold=1 leaves out of the call graph what gprof's -e would for
