@@ -55,7 +55,8 @@ static void usage(FILE *out)
 		"      --parts            also compare matched parts (threads, processes)\n"
 		"      --width=N, --limit=N, --all       table layout\n"
 		"  -q, --quiet            no report, only the exit status\n"
-		"  -h, --help, --version\n",
+		"  -h, --help             this help\n"
+		"  -V, --version          the version\n",
 		prog, prog, CG_DIFF_DEFAULT_Z, CG_DIFF_DEFAULT_ALPHA);
 }
 
@@ -158,7 +159,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		}
 	int nopt = split ? split : argc;
-	while ((c = getopt_long(nopt, argv, "F:E:z:t:o:f:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(nopt, argv, "F:E:z:t:o:f:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F': a->rules[a->nrules++] = optarg; break;
 		case 'E': a->events[a->nevents++] = optarg; break;
@@ -238,6 +239,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_ALL: a->wopts.all = 1; break;
 		case OPT_CALLGRIND: a->callgrind = optarg; break;
 		case 'h': usage(stdout); return 1;
+		case 'V':
 		case OPT_VERSION: printf("cgdiff (callgraph) %s\n", cg_version()); return 1;
 		default: usage(stderr); return -1;
 		}

@@ -14,18 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <malloc.h>
+#include <sys/stat.h>
 #include <libiberty/libiberty.h>
 
 #include "callgraph.h"
+#include "cgprof_views.h"
 
 static const char *whoami = "cgprof";
 
 /* gprof's option string, unchanged: options with '::' take an argument
  * only when it is glued on (-pNAME, --flat-profile=NAME). */
 static const char optstring[] =
-	"aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::";
+	"aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:TvVw:xyzZ::";
 
-enum { OPT_DEMANGLE = 150, OPT_NO_DEMANGLE, OPT_INLINE_FILE_NAMES };
+enum { OPT_DEMANGLE = 150, OPT_NO_DEMANGLE, OPT_INLINE_FILE_NAMES, OPT_PART, OPT_EVENT,
+       OPT_THRESHOLD, OPT_ESTIMATE };
 
 static const struct option long_options[] = {
 	{ "line", no_argument, NULL, 'l' },
@@ -64,6 +67,11 @@ static const struct option long_options[] = {
 	{ "file-format", required_argument, NULL, 'O' },
 	{ "traditional", no_argument, NULL, 'T' },
 	{ "version", no_argument, NULL, 'v' },
+	/* ours, for profiles other than gmon.out (cgprof_views.h) */
+	{ "part", required_argument, NULL, OPT_PART },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "gprof-estimate", no_argument, NULL, OPT_ESTIMATE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -88,29 +96,39 @@ typedef struct args {
 	size_t npaths;
 	unsigned style, user_specified;
 	const char *unsupported;   /* first option we do not implement */
+	const char *part, *event;  /* --part, --event (cgprof_views.h) */
+	double threshold;          /* --threshold */
+	int gprof_estimate;        /* --gprof-estimate */
 } args;
 
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
 		"Usage: %s [OPTION...] [EXECUTABLE [PROFILE...]]\n"
-		"Report on gmon.out profiles (defaults: a.out, gmon.out) like GNU gprof.\n"
+		"Reports on gmon.out profiles (defaults: a.out, gmon.out) like GNU gprof, and on\n"
+		"every other profile libcallgraph reads (see \"Any profile\").\n"
 		"\n"
-		"Sections:   -p[SPEC] -P[SPEC] flat profile on/off   -q[SPEC] -Q[SPEC] call graph on/off\n"
-		"            -C[SPEC] -Z[SPEC] execution counts      -i file summary\n"
-		"            -A[SPEC] -J[SPEC] annotated source (-I DIRS -m N -t N -x -y)\n"
-		"Selection:  -k FROM/TO -n SPEC -N SPEC -e SPEC -E SPEC -f SPEC -F SPEC\n"
-		"            (long forms: --flat-profile --no-flat-profile --graph --no-graph\n"
-		"             --exec-counts --no-exec-counts --time --no-time --file-info)\n"
+		"Sections:   -p[SPEC] -P[SPEC] --flat-profile[=SPEC] --no-flat-profile[=SPEC]\n"
+		"            -q[SPEC] -Q[SPEC] --graph[=SPEC] --no-graph[=SPEC]  -B (call graph)\n"
+		"            -C[SPEC] -Z[SPEC] --exec-counts[=SPEC] --no-exec-counts[=SPEC]\n"
+		"            -i --file-info   -r --function-ordering\n"
+		"            -A[SPEC] -J[SPEC] --annotated-source[=SPEC] --no-annotated-source[=SPEC]\n"
+		"Annotation: -I DIRS --directory-path=DIRS  -m N --min-count=N  -t N --table-length=N\n"
+		"            -x --all-lines  -y --separate-files\n"
+		"Selection:  -k FROM/TO  -n SPEC --time=SPEC  -N SPEC --no-time=SPEC\n"
+		"            -e SPEC -E SPEC -f SPEC -F SPEC\n"
 		"Symbols:    -a --no-static   -D --ignore-non-functions\n"
+		"            -S FILE --external-symbol-table=FILE (nm-style listing)\n"
 		"Layout:     -b --brief  -T --traditional  -z --display-unused-functions\n"
 		"            -w N --width=N  -L --print-path  --inline-file-names\n"
 		"            --demangle[=STYLE] --no-demangle\n"
 		"Input:      -O FORMAT --file-format=auto|magic|bsd|4.4bsd\n"
-		"Other:      -h --help  -v --version  @FILE (read options from FILE)\n"
 		"Lines:      -l --line   -s --sum (write gmon.sum)\n"
-		"            -S FILE --external-symbol-table=FILE (nm-style listing)\n"
-		"Not supported: -R -c (see cgprof(1)).\n",
+		"Any profile (Callgrind, XML, fprof trace or analysis, cgtree, -: stdin; detected):\n"
+		"            --part=N|NAME|all  --event=NAME  --threshold=PERCENT  --gprof-estimate\n"
+		"Other:      -h --help  -v -V --version  -d[N] --debug[=N] (accepted, no trace)\n"
+		"            @FILE (read options from FILE)\n"
+		"Not supported: -R --file-ordering, -c --static-call-graph (see cgprof(1)).\n",
 		whoami);
 	exit(status);
 }
@@ -257,7 +275,7 @@ static void parse(args *a, int argc, char **argv)
 			break;
 		}
 		case 'T': a->report.traditional = 1; break;
-		case 'v': version(); break;
+		case 'v': case 'V': version(); break;
 		case 'w': {
 			int w = int_of(optarg);
 
@@ -278,6 +296,16 @@ static void parse(args *a, int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE: a->report.demangle = 0; break;
 		case OPT_INLINE_FILE_NAMES: a->report.inline_file_names = 1; break;
+		case OPT_PART: a->part = optarg; break;
+		case OPT_EVENT: a->event = optarg; break;
+		case OPT_THRESHOLD:
+			if (gprof_view_parse_threshold(optarg, &a->threshold) < 0) {
+				fprintf(stderr, "%s: --threshold=%s: not a percentage between 0 and 100\n",
+					whoami, optarg);
+				exit(1);
+			}
+			break;
+		case OPT_ESTIMATE: a->gprof_estimate = 1; break;
 		default: usage(stderr, 1);
 		}
 	}
@@ -295,6 +323,43 @@ static void parse(args *a, int argc, char **argv)
 	if (a->style & STYLE_SUMMARY)
 		a->gmon.line_granularity = 1;
 	a->report.line_mode = a->gmon.line_granularity;
+}
+
+/* The report sections of the chosen styles. */
+static unsigned sections_of(unsigned style)
+{
+	unsigned parts = 0;
+	if (style & STYLE_FLAT)
+		parts |= CG_GPROF_FLAT;
+	if (style & STYLE_GRAPH)
+		parts |= CG_GPROF_GRAPH;
+	if (style & STYLE_EXEC_COUNTS)
+		parts |= CG_GPROF_EXEC_COUNTS;
+	if (style & STYLE_ANNOTATED)
+		parts |= CG_GPROF_ANNOTATE;
+	if (style & STYLE_FUNCTION_ORDER)
+		parts |= CG_GPROF_FUNCTION_ORDER;
+	return parts;
+}
+
+/* The view of a profile other than gmon.out: the gprof options that apply
+ * to any profile, sections as asked (flat profile and call graph by
+ * default), the true per-arc costs unless --gprof-estimate. */
+static gprof_view view_of(const args *a)
+{
+	gprof_view v = GPROF_VIEW_INIT;
+	unsigned style = a->style;
+	v.report = a->report;
+	v.report.specs = a->specs;
+	v.report.nspecs = a->nspecs;
+	v.report.use_exact_inclusive = !a->gprof_estimate;
+	if (style == 0)
+		style = (STYLE_FLAT | STYLE_GRAPH) & ~a->user_specified;
+	v.sections = sections_of(style);
+	v.part = a->part;
+	v.event = a->event;
+	v.threshold = a->threshold;
+	return v;
 }
 
 /* Everything main() holds, released on every way out. */
@@ -356,18 +421,61 @@ static int choose_parts(run *r, unsigned *parts)
 		fprintf(stderr, "%s: gmon.out file is missing call-graph data\n", whoami);
 		return -1;
 	}
-	*parts = 0;
-	if (a->style & STYLE_FLAT)
-		*parts |= CG_GPROF_FLAT;
-	if (a->style & STYLE_GRAPH)
-		*parts |= CG_GPROF_GRAPH;
-	if (a->style & STYLE_EXEC_COUNTS)
-		*parts |= CG_GPROF_EXEC_COUNTS;
-	if (a->style & STYLE_ANNOTATED)
-		*parts |= CG_GPROF_ANNOTATE;
-	if (a->style & STYLE_FUNCTION_ORDER)
-		*parts |= CG_GPROF_FUNCTION_ORDER;
+	*parts = sections_of(a->style);
 	return 0;
+}
+
+/* Whether the file at path is a profile cgprof's gmon reader cannot read
+ * (Callgrind, XML, fprof trace or analysis, cgtree): a cheap look at its
+ * first bytes, so that gmon.out reports load nothing more than gprof
+ * needs.  Standard input ("-") cannot be looked at without using it up:
+ * it always takes the all-formats path, which detects every format. */
+static int foreign_input(const char *path, int may_be_pipe)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0)
+		return 1;
+	/* a pipe (/dev/stdin, a FIFO) cannot be looked at without using it
+	 * up either: after the executable, it is a profile (the all-formats
+	 * path reads gmon.out from pipes too); as the first name it is the
+	 * executable, as in gprof */
+	if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return may_be_pipe;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	unsigned char h[64];
+	size_t n = fread(h, 1, sizeof h, f);
+	fclose(f);
+	size_t i = 0;
+	if (n >= 3 && memcmp(h, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < n && (h[i] == ' ' || h[i] == '\t' || h[i] == '\r' || h[i] == '\n'))
+		i++;
+	static const char *const text_starts[] = {
+		"# cgtree ", "# callgrind format", "%% Analysis results:", "<?xml", "<callgraph",
+		"version:", "creator:", "pid:", "cmd:", "events:", "positions:", "part:", "desc:",
+	};
+	for (size_t k = 0; k < sizeof text_starts / sizeof text_starts[0]; k++) {
+		size_t len = strlen(text_starts[k]);
+		if (n - i >= len && memcmp(h + i, text_starts[k], len) == 0)
+			return 1;
+	}
+	/* an fprof trace: trace-port framing, then an external term (131) */
+	if (n >= 6 && h[0] == 0 && h[5] == 131)
+		return 1;
+	/* gzip (pprof's profile.proto is gzipped) */
+	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
+		return 1;
+	/* any other text (folded stacks, perf script, formats added later):
+	 * a gmon.out never is (it starts with "gmon" or, in the old BSD
+	 * formats, with binary addresses) */
+	if (n < 16 || memcmp(h, "gmon", 4) == 0)
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (h[k] < 0x20 && h[k] != '\n' && h[k] != '\t' && h[k] != '\r')
+			return 0;
+	return 1;
 }
 
 /* Symbols, option tables, then every profile file, as gprof orders it. */
@@ -449,6 +557,22 @@ int main(int argc, char **argv)
 			a->unsupported);
 		return finish(&r, 1);
 	}
+	a->report.source_paths = a->paths;
+	a->report.nsource_paths = a->npaths;
+	a->report.messages = stderr;
+	a->report.program_name = whoami;
+	for (int i = optind; i < argc && a->gmon.file_format == 'a'; i++) {
+		if (!foreign_input(argv[i], i > optind))
+			continue;
+		/* the first name is the executable unless it is a profile itself */
+		const char *named_exe = NULL;
+		if (!foreign_input(argv[optind], 0))
+			named_exe = argv[optind++];
+		gprof_view view = view_of(a);
+		int status = cgprof_views_run(whoami, argv, named_exe, argv + optind,
+					      (size_t)(argc - optind), &view);
+		return finish(&r, status);
+	}
 	if (optind < argc)
 		exe = argv[optind++];
 	a->gmon.program_name = whoami;
@@ -459,13 +583,17 @@ int main(int argc, char **argv)
 		return 1;
 	if (choose_parts(&r, &parts) < 0)
 		return finish(&r, 1);
-	a->report.source_paths = a->paths;
-	a->report.nsource_paths = a->npaths;
-	a->report.messages = stderr;
-	a->report.program_name = whoami;
 	a->report.after_output = (a->style & STYLE_GMON_INFO) != 0;
-	if (parts && cg_gprof_report(r.p, 0, parts, &a->report, stdout, &err) < 0)
+	if (a->part || a->event || a->threshold > 0) {
+		/* the choices made for other formats apply to gmon.out too */
+		gprof_view view = view_of(a);
+		view.report = a->report;
+		view.sections = parts;
+		if (parts && gprof_view_print(r.p, &view, stdout, &err) < 0)
+			return fail_err(&r, &err);
+	} else if (parts && cg_gprof_report(r.p, 0, parts, &a->report, stdout, &err) < 0) {
 		return fail_err(&r, &err);
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: error writing the report: %s\n", whoami, strerror(errno));
 		return finish(&r, 1);

@@ -2,7 +2,9 @@
 # cgprof links the static library with --as-needed: it then loads only what
 # gprof's job needs (libbfd), not libxml2 and its ICU dependency, which
 # keeps its peak memory below gprof's even on small programs.
-CGPROF_OBJS := $(B)/gmon/cgprof.o
+# Profiles of other formats go to cgprof-all (gmon/cgprof_views.h): the
+# same program linked with the whole library.
+CGPROF_OBJS := $(B)/gmon/cgprof.o $(B)/gmon/cgprof_handover.o $(B)/convert/gprof_view.o
 $(B)/bin/cgprof: $(CGPROF_OBJS) $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  LD      $@")
@@ -21,3 +23,7 @@ bench-lines: $(B)/bin/cgprof
 	CG_BUILD=$(CURDIR)/$(B) bench/lines/run.sh
 BENCH_TARGETS += bench-lines
 .PHONY: bench-lines
+# cgprof-all: cgprof for every format the library reads (cgprof hands
+# non-gmon inputs over to it).
+$(eval $(call cg_tool_link,cgprof-all,$(B)/gmon/cgprof.o $(B)/gmon/cgprof_views.o $(B)/convert/gprof_view.o))
+$(B)/bin/cgprof-all: TOOL_LIBS += -liberty

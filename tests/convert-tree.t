@@ -41,7 +41,7 @@ is "callgrind from a tree: main is 100% inclusive, recursion not counted twice" 
 5 is_even"
 is "callgrind from a tree: no warnings" "$(grep -ci warning rec.ann)" "0"
 
-"$BIN/cgconvert" -t callgrind -o th.cg th.cgt
+"$BIN/cgconvert" -t callgrind --split-parts -o th.cg th.cgt
 is "one Callgrind part per thread" "$(grep -c '^events:' th.cg) $(grep -c '^part:' th.cg)" "3 3"
 "$BIN/cgconvert" -t callgrind --merge-parts -o thm.cg th.cgt
 callgrind_annotate thm.cg >thm.ann 2>&1

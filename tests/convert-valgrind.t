@@ -41,7 +41,7 @@ done
 # folded stacks and dot weighed by another event
 "$BIN/cgconvert" -t dot --event=Dr -o full.Dr.dot full.cg
 ok "dot weighed by Dr renders with Graphviz" dot -Tsvg -o full.Dr.svg full.Dr.dot
-is "dot: the label names the event's description" "$(grep -c '^	label="Dr";' full.Dr.dot)" "1"
+is "dot: the label names the event and the cut-off" "$(grep -c '^	label="Dr; functions under 0.5% of the total left out";' full.Dr.dot)" "1"
 exit_status "an unknown --event is an error" 3 "$BIN/cgconvert" -t folded --event=nosuch full.cg
 
 # call counts the code fixes (the model's arcs, through XML)
@@ -75,7 +75,7 @@ ok "two parts: XML validates" xmllint --noout --relaxng "$schema" "$WORK/tp.xml"
 is "two parts read as two named parts" "$(grep -o '<part name="[^"]*"' "$WORK/tp.xml")" \
 	'<part name="part 1"
 <part name="thread 2 part 2"'
-"$BIN/cgconvert" -t callgrind -o "$WORK/tp.cg" "$tp"
+"$BIN/cgconvert" -t callgrind --split-parts -o "$WORK/tp.cg" "$tp"
 "$BIN/cgconvert" -t xml -o "$WORK/tp2.xml" "$WORK/tp.cg"
 cmp_files "two parts: callgrind -> callgrind -> xml keeps both parts" "$WORK/tp2.xml" "$WORK/tp.xml"
 "$BIN/cgconvert" -t callgrind --merge-parts -o "$WORK/tpm.cg" "$tp"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# cgconvert --fprof-suspend-self (the spec's recommended mapping for
-# KCachegrind): suspend's waiting time becomes its self cost, so inclusive
+# cgconvert's default fprof mapping (--fprof-suspend-self, the spec's
+# recommended mapping for KCachegrind): suspend's waiting time becomes its
+# self cost, so inclusive
 # costs never exceed the total in callgrind_annotate, while the fprof
 # analysis text stays exactly fprof's.
 . "${CG_TOP:-.}/tests/lib.sh"
@@ -11,14 +12,14 @@ name=$(basename "$trace" .trace)
 ok "$name: a stored fprof trace is there" test -s "$trace"
 
 for opt in "" "--fprof-analyse=totals,no_callers"; do
-  "$BIN/cgconvert" -t fprof $opt "$trace" >"$WORK/plain.txt"
+  "$BIN/cgconvert" -t fprof $opt --no-fprof-suspend-self "$trace" >"$WORK/plain.txt"
   "$BIN/cgconvert" -t fprof $opt --fprof-suspend-self "$trace" >"$WORK/self.txt"
   cmp_files "$name: fprof analysis ${opt:-defaults}: identical with --fprof-suspend-self" \
     "$WORK/self.txt" "$WORK/plain.txt"
 done
 
-ok "$name: Callgrind with --fprof-suspend-self" \
-  "$BIN/cgconvert" -t callgrind --merge-parts --fprof-suspend-self -o "$WORK/s.cg" "$trace"
+ok "$name: Callgrind, default options" \
+  "$BIN/cgconvert" -t callgrind -o "$WORK/s.cg" "$trace"
 callgrind_annotate --inclusive=yes "$WORK/s.cg" >"$WORK/s.ann" 2>&1
 is "$name: callgrind_annotate prints no warning" "$(grep -ci warning "$WORK/s.ann")" "0"
 over=$(sed -n 's/.*(\([0-9.]*\)%).*/\1/p' "$WORK/s.ann" | awk '$1 > 100.0001' | head -3)

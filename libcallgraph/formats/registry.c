@@ -19,7 +19,7 @@
 /* The built-in families' tables (defined in their own folders). */
 extern const cg_format_ops cg_fmt_gmon, cg_fmt_cgtree, cg_fmt_fprof_trace, cg_fmt_xml,
 	cg_fmt_fprof_analysis, cg_fmt_callgrind, cg_fmt_gprof, cg_fmt_flat, cg_fmt_graph,
-	cg_fmt_folded, cg_fmt_dot, cg_fmt_fprof;
+	cg_fmt_folded, cg_fmt_dot, cg_fmt_fprof, cg_fmt_svg;
 extern const cg_format_ops cg_fmt_pprof, cg_fmt_perf_script;
 
 static const cg_format_ops *const builtin[] = {
@@ -27,6 +27,7 @@ static const cg_format_ops *const builtin[] = {
 	&cg_fmt_fprof_analysis, &cg_fmt_cgtree, &cg_fmt_gprof, &cg_fmt_flat,
 	&cg_fmt_graph, &cg_fmt_folded, &cg_fmt_dot, &cg_fmt_fprof,
 	&cg_fmt_pprof, &cg_fmt_perf_script,
+	&cg_fmt_svg,
 };
 #define NBUILTIN (sizeof builtin / sizeof builtin[0])
 

@@ -30,6 +30,10 @@ struct writer {
 	FILE *out;
 	size_t nf, nev;
 	double scale[CG_MAX_EVENTS];
+	/* event 0 written in microseconds (named "us"): its fractional costs
+	 * scaled by unit_seconds * 1e6 instead of 1000, so viewers show a
+	 * unit people read rather than thousandths of a sample */
+	int event0_in_us;
 	/* name compression, restarted for every part (KCachegrind clears its
 	 * id tables at each part) */
 	struct cg_hashmap ob_ids, fl_ids;
@@ -193,6 +197,12 @@ static int part_self(struct writer *w, unsigned part, cg_cost *self, double *dse
 	return 0;
 }
 
+/* The name event e is written under. */
+static const char *event_name(const struct writer *w, size_t e)
+{
+	return e == 0 && w->event0_in_us ? "us" : cg_profile_event(w->p, e)->name;
+}
+
 static void put_header_events(struct writer *w, const cg_cost *totals, int first)
 {
 	const cg_profile *p = w->p;
@@ -200,10 +210,12 @@ static void put_header_events(struct writer *w, const cg_cost *totals, int first
 		fputs("positions: line\n", w->out);
 		for (size_t e = 0; e < w->nev; e++) {
 			const cg_event *ev = cg_profile_event(p, e);
-			fprintf(w->out, "event: %s : ", ev->name);
+			fprintf(w->out, "event: %s : ", event_name(w, e));
 			put_text_max(w->out, ev->description && *ev->description ? ev->description
 										 : ev->name, 60);
-			if (w->scale[e] != 1.0)
+			if (e == 0 && w->event0_in_us)
+				fprintf(w->out, " in microseconds");
+			else if (w->scale[e] != 1.0)
 				fprintf(w->out, " (thousandths)");
 			if (ev->unit_seconds > 0)
 				fprintf(w->out, " [1 = %.6g s]", ev->unit_seconds / w->scale[e]);
@@ -212,7 +224,7 @@ static void put_header_events(struct writer *w, const cg_cost *totals, int first
 	}
 	fputs("events:", w->out);
 	for (size_t e = 0; e < w->nev; e++)
-		fprintf(w->out, " %s", cg_profile_event(p, e)->name);
+		fprintf(w->out, " %s", event_name(w, e));
 	fputs("\nsummary:", w->out);
 	for (size_t e = 0; e < w->nev; e++)
 		fprintf(w->out, " %" PRId64, totals[e]);
@@ -387,7 +399,12 @@ static void choose_scales(struct writer *w, const cg_profile *p)
 		for (size_t f = 0; f < w->nf; f++) {
 			double v = cg_profile_self_exact(p, part, (cg_fid)f);
 			if (v != floor(v)) {
-				w->scale[0] = FRACTION_SCALE;
+				/* a time event whose unit is a whole number of
+				 * microseconds (gprof's 100 Hz: 10000) at least as fine
+				 * as thousandths: write microseconds */
+				double us = cg_profile_event(p, 0)->unit_seconds * 1e6;
+				w->event0_in_us = us >= FRACTION_SCALE && us == floor(us) && us < 1e12;
+				w->scale[0] = w->event0_in_us ? us : FRACTION_SCALE;
 				return;
 			}
 		}

@@ -12,9 +12,10 @@
 
 #include "callgraph.h"
 #include "arc_cost.h"
+#include "dot_internal.h"
 
 /* gprof's cycle numbering when the gprof module is built in */
-/* percent of the total below which a function is left out */
+/* percent of the total below which a function is left out by default */
 #define NODE_THRESHOLD 0.5
 
 #pragma weak cg_gprof_cycles
@@ -41,7 +42,7 @@ static double percent(double v, double total)
 	return total > 0 ? 100.0 * v / total : 0.0;
 }
 
-static int write_graph(const cg_profile *p, FILE *out, int event)
+static int write_graph(const cg_profile *p, FILE *out, int event, double threshold)
 {
 	size_t nf = cg_profile_function_count(p), nev = cg_profile_event_count(p);
 	size_t na = cg_profile_arc_count(p, 0);
@@ -86,12 +87,12 @@ static int write_graph(const cg_profile *p, FILE *out, int event)
 		if (known)
 			incl[f] = (double)known[event];
 	}
-	/* Like gprof2dot, leave out functions below NODE_THRESHOLD of the
+	/* Like gprof2dot, leave out functions below the threshold of the
 	 * total: a graph of thousands of nodes is unreadable and takes
 	 * Graphviz minutes to lay out.  Costless profiles keep everything. */
 	if (total > 0)
 		for (size_t f = 0; f < nf; f++)
-			if (used[f] && percent(incl[f], total) < NODE_THRESHOLD)
+			if (used[f] && percent(incl[f], total) < threshold)
 				used[f] = 0;
 	/* cycle numbers: gprof's when available, else components with more
 	 * than one member numbered by their lowest function */
@@ -118,8 +119,21 @@ static int write_graph(const cg_profile *p, FILE *out, int event)
 	fputs("\tnode [shape=box, style=filled, fillcolor=\"#f8f8f8\", fontname=\"Helvetica\"];\n",
 	      out);
 	fputs("\tedge [fontname=\"Helvetica\"];\n", out);
+	/* the graph's caption says what the numbers are and what was cut:
+	 * "description (name, 1 = 0.01 s); functions under 0.5% ..." */
+	char caption[512], unit[64] = "";
+	int own_name = ev->description && *ev->description && strcmp(ev->description, ev->name);
+	if (ev->unit_seconds > 0)
+		snprintf(unit, sizeof unit, "1 = %g s", ev->unit_seconds);
+	int len = snprintf(caption, sizeof caption, "%s%s%s%s%s%s",
+			   own_name ? ev->description : ev->name, own_name || *unit ? " (" : "",
+			   own_name ? ev->name : "", own_name && *unit ? ", " : "", unit,
+			   own_name || *unit ? ")" : "");
+	if (len > 0 && (size_t)len < sizeof caption && threshold > 0)
+		snprintf(caption + len, sizeof caption - (size_t)len,
+			 "; functions under %g%% of the total left out", threshold);
 	fputs("\tlabel=", out);
-	put_quoted(out, ev->description && *ev->description ? ev->description : ev->name);
+	put_quoted(out, caption);
 	fputs(";\n", out);
 	for (uint32_t c = 1; c <= ncycles; c++) {
 		size_t members = 0;
@@ -173,6 +187,11 @@ out:
 
 int cg_write_dot(const cg_profile *p, FILE *out, int event, cg_error *err)
 {
+	return cg_dot_write_cut(p, out, event, NODE_THRESHOLD, err);
+}
+
+int cg_dot_write_cut(const cg_profile *p, FILE *out, int event, double threshold, cg_error *err)
+{
 	if (event < 0)
 		event = 0;
 	if ((size_t)event >= cg_profile_event_count(p))
@@ -184,7 +203,7 @@ int cg_write_dot(const cg_profile *p, FILE *out, int event, cg_error *err)
 			return rc;
 		p = merged;
 	}
-	int rc = write_graph(p, out, event);
+	int rc = write_graph(p, out, event, threshold);
 	cg_profile_free(merged);
 	if (rc)
 		return cg_error_set(err, rc, "dot: out of memory");

@@ -149,10 +149,13 @@ typedef struct cg_write_options {
 	 * proportional estimate instead, as gprof would.  gmon inputs have no
 	 * such arcs and always get gprof's numbers. */
 	int gprof_estimate;
+	/* dot output: functions whose inclusive cost is below this percentage
+	 * of the total are left out (0: none are).  Since version 2. */
+	double dot_threshold;
 } cg_write_options;
 
-#define CG_WRITE_OPTIONS_VERSION 1
-#define CG_WRITE_OPTIONS_INIT { .version = CG_WRITE_OPTIONS_VERSION }
+#define CG_WRITE_OPTIONS_VERSION 2
+#define CG_WRITE_OPTIONS_INIT { .version = CG_WRITE_OPTIONS_VERSION, .dot_threshold = 0.5 }
 
 /* Writes `profile` in the format named `format` to an open stream. opts
  * may be NULL.  CG_EUSAGE for a format that does not exist or cannot be
@@ -174,7 +177,8 @@ CG_EXTERN int cg_write_file(const cg_profile *profile, const char *format, const
 CG_EXTERN int cg_write_folded(const cg_profile *profile, FILE *out, int event, cg_error *err);
 /* Graphviz digraph of the call graph (parts merged): nodes labelled with
  * self and inclusive cost, edges with counts and weighted by cost, cycles
- * as clusters; functions under 0.5 % of the total are left out. */
+ * as clusters; functions under 0.5 % of the total are left out
+ * (cg_write_options.dot_threshold through cg_write chooses another cut). */
 CG_EXTERN int cg_write_dot(const cg_profile *profile, FILE *out, int event, cg_error *err);
 
 #ifdef __cplusplus
