@@ -86,9 +86,14 @@ static void diagnostic(void *ctx, const cg_diagnostic *d)
 
 /* gprof's reports with the options given, to a file written whole or
  * not at all. */
-static int write_gprof_view(const cg_profile *p, const gprof_view *view, const char *path,
-			    cg_error *err)
+static int write_gprof_view(const cg_profile *p, const gprof_view *view, const char *to,
+			    const char *path, cg_error *err)
 {
+	/* refused like every writer but xml (cg_write): no costs, no report */
+	if (cg_profile_event_count(p) == 0)
+		return cg_error_set(err, CG_EFORMAT,
+				    "the profile has no events: nothing to write as %s (xml keeps it)",
+				    to);
 	cg_output *o;
 	int rc = cg_output_open(&o, path, err);
 	if (rc)
@@ -131,8 +136,8 @@ static int check_gmon_program(const cg_read_options *ropts, const char *first_in
  * profile. */
 static int check_gmon_match(const cg_profile *p, const char *first_input)
 {
-	const char *samples = cg_profile_meta(p, "gmon.total_samples");
-	if (!samples || strtod(samples, NULL) <= 0 || cg_profile_part_count(p) != 1 ||
+	const cg_gmon_info *gmon = cg_profile_gmon_info(p);
+	if (!gmon || gmon->total_samples == 0 || cg_profile_part_count(p) != 1 ||
 	    !cg_profile_has_self_exact(p, 0))
 		return 0;
 	for (size_t f = 0; f < cg_profile_function_count(p); f++)
@@ -140,9 +145,10 @@ static int check_gmon_match(const cg_profile *p, const char *first_input)
 			return 0;
 	const char *exe = cg_profile_meta(p, "executable");
 	fprintf(stderr,
-		"%s: %s: none of its %s samples lands in a function of %s: is --exe the "
+		"%s: %s: none of its %llu samples lands in a function of %s: is --exe the "
 		"program that wrote it?\n",
-		prog, first_input, samples, exe ? exe : "the executable");
+		prog, first_input, (unsigned long long)gmon->total_samples,
+		exe ? exe : "the executable");
 	return 3;
 }
 
@@ -412,7 +418,7 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 		return rc;
 	}
 	if (gprof_report)
-		rc = write_gprof_view(p, &gp->view, output, &err);
+		rc = write_gprof_view(p, &gp->view, to, output, &err);
 	else
 		rc = cg_write_file(p, to, output, &wopts, &err);
 	cg_profile_free(p);

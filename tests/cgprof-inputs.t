@@ -136,10 +136,10 @@ is "fprof analysis: every function's calls = fprof's CNT (20 or more functions)"
 	"$(echo "$joined" | awk '$2 != $3 { print } END { if (NR < 20) print "only " NR " functions" }')" ""
 
 # an unknown text is not taken for a gmon.out: cgprof says what it reads
-"$BIN/cgconvert" -t folded -o eh.folded eh.cgt
-"$BIN/cgprof" -b eh.folded >/dev/null 2>unk.err; rc=$?
-like "a folded file: exit 1, the readable formats listed" "$rc $(cat unk.err)" \
-	'^1 .*eh.folded: unknown profile format \(cgprof reads: gmon, callgrind, xml, fprof-trace, fprof-analysis, cgtree'
+printf 'this is not a profile\n' >notes.txt
+"$BIN/cgprof" -b notes.txt >/dev/null 2>unk.err; rc=$?
+like "a text file: exit 1, the readable formats listed" "$rc $(cat unk.err)" \
+	'^1 .*notes.txt: unknown profile format \(cgprof reads: gmon, callgrind, xml, fprof-trace, fprof-analysis, cgtree, folded, pprof, perf-script\)'
 
 # ---- standard input ----------------------------------------------------------------
 for f in eh.cgt eh.cg "$G/fpt_single.trace"; do

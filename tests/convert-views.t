@@ -148,7 +148,7 @@ like "--part with -t svg: exit 2" "$(err -t svg --part=1 eh.cgt)" '^2 .*--part d
 like "-t foo: exit 2, the writable formats listed (svg among them)" "$(err -t foo eh.cgt)" \
 	"^2 cgconvert: cannot write 'foo' output \(one of: .*gprof.*svg"
 like "-f foo: exit 2, the readable formats listed" "$(err -f foo -t xml eh.cgt)" \
-	"^2 cgconvert: cannot read 'foo' input \(one of: gmon, callgrind, xml, fprof-trace, fprof-analysis, cgtree\)"
+	"^2 cgconvert: cannot read 'foo' input \(one of: gmon, callgrind, xml, fprof-trace, fprof-analysis, cgtree, folded, pprof, perf-script\)"
 like "--threshold=abc: exit 2" "$(err -t dot --threshold=abc eh.cgt)" '^2 .*not a percentage'
 like "gmon.out without --exe (no a.out): exit 2, names --exe" "$(err -t gprof gmon.out)" \
 	'^2 cgconvert: gmon.out: .*--exe PROGRAM'

@@ -13,7 +13,7 @@ set -u
 BIN=$CG_BUILD/bin
 export LC_ALL=C LANG=C
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cgtest.XXXXXX")
-trap '[ -n "$CG_KEEP" ] || rm -rf "$WORK"' EXIT
+trap '[ -n "${CG_KEEP:-}" ] || rm -rf "$WORK"' EXIT
 _tap_n=0
 _tap_fail=0
 
