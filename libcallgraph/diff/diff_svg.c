@@ -34,7 +34,7 @@
 /* the demangler lives in the gmon module; without it names stay raw */
 #pragma weak cg_demangle
 
-#define TOP_SPACE 96.0      /* title, subtitle, legend, gone functions */
+#define TOP_SPACE 110.0     /* title, subtitle, legend, gone and new functions */
 #define MAX_GONE_NAMED 5    /* removed calls named in one tooltip */
 
 struct ctx {
@@ -274,10 +274,23 @@ static void put_tooltip(FILE *out, const struct picture *pc, const struct ctx *x
 	const cg_diff *d = pc->d;
 	const char *name = pc->label[x->item];
 	cg_flame_put_escaped(out, name, strlen(name));
-	fputs(": inclusive ", out);
-	put_change(out, x->incl[0], x->incl[1], unit);
-	fputs("; self ", out);
-	put_change(out, x->self[0], x->self[1], NULL);
+	if (pc->flat) {
+		/* the box is the function's self cost; its inclusive cost is
+		 * the diff's (known or estimated from the arcs) */
+		cg_diff_value v;
+		fputs(": self ", out);
+		put_change(out, x->self[0], x->self[1], unit);
+		cg_diff_value_get(d, 0, CG_DIFF_INCLUSIVE, x->item, pc->event, &v);
+		if (v.known) {
+			fputs("; inclusive ", out);
+			put_change(out, (double)v.base, (double)v.new_value, NULL);
+		}
+	} else {
+		fputs(": inclusive ", out);
+		put_change(out, x->incl[0], x->incl[1], unit);
+		fputs("; self ", out);
+		put_change(out, x->self[0], x->self[1], NULL);
+	}
 	if (!x->present[0])
 		fputs(d->funcs[x->item].in_base ? "; call path new in NEW" : "; function new in NEW",
 		      out);
@@ -306,6 +319,34 @@ static void put_swatch(FILE *out, double x, const int rgb[3], const char *stroke
 	fprintf(out, "<rect x=\"%.0f\" y=\"52\" width=\"14\" height=\"12\" rx=\"2\" "
 		     "fill=\"rgb(%d,%d,%d)\" %s/><text x=\"%.0f\" y=\"62\">%s</text>\n",
 		x, rgb[0], rgb[1], rgb[2], stroke, x + 19, text);
+}
+
+/* One header line: the functions only BASE has (side 0) or only NEW. */
+static void put_functions(FILE *out, const struct picture *pc, int y, int side)
+{
+	const cg_diff *d = pc->d;
+	fprintf(out, "<text x=\"%.0f\" y=\"%d\" fill=\"#555\">%s", CG_FLAME_MARGIN, y,
+		side ? "new in NEW: " : "gone from NEW: ");
+	size_t count = 0, shown = 0, room = 150;
+	for (size_t i = 0; i < d->nfuncs; i++) {
+		int only = side ? d->funcs[i].in_new && !d->funcs[i].in_base
+				: d->funcs[i].in_base && !d->funcs[i].in_new;
+		if (!only)
+			continue;
+		size_t len = strlen(pc->label[i]);
+		if (len + 2 <= room) {
+			fputs(shown ? ", " : "", out);
+			cg_flame_put_escaped(out, pc->label[i], len);
+			room -= len + 2;
+			shown++;
+		}
+		count++;
+	}
+	if (!count)
+		fputs("no function", out);
+	else if (count > shown)
+		fprintf(out, "%sand %zu more", shown ? ", " : "", count - shown);
+	fputs("</text>\n", out);
 }
 
 #define NEW_STROKE "stroke=\"#000\" stroke-width=\"1.2\" stroke-dasharray=\"3,2\""
@@ -354,28 +395,11 @@ static void put_header(FILE *out, const struct picture *pc, const cg_diff_write_
 	put_swatch(out, 790, grey, NEW_STROKE, pc->flat ? "function new in NEW"
 							: "call path new in NEW");
 	fputs("</g>\n", out);
-	/* functions BASE has and NEW has not: no width to draw them with */
-	fprintf(out, "<text x=\"%.0f\" y=\"82\" fill=\"#555\">gone from NEW: ", CG_FLAME_MARGIN);
-	size_t gone = 0, shown = 0, room = 150;
-	for (size_t i = 0; i < d->nfuncs; i++) {
-		if (!d->funcs[i].in_base || d->funcs[i].in_new)
-			continue;
-		size_t len = strlen(pc->label[i]);
-		if (len + 2 <= room) {
-			fputs(shown ? ", " : "", out);
-			cg_flame_put_escaped(out, pc->label[i], len);
-			room -= len + 2;
-			shown++;
-		}
-		gone++;
-	}
-	if (!gone)
-		fputs("no function", out);
-	else if (gone > shown)
-		fprintf(out, "%sand %zu more", shown ? ", " : "", gone - shown);
-	fputs("</text>\n", out);
+	/* functions BASE has and NEW has not: no width to draw them with;
+	 * and the new ones, which may be too narrow to see */
+	put_functions(out, pc, 82, 0);
+	put_functions(out, pc, 98, 1);
 }
-
 static void draw(FILE *out, const struct picture *pc, const cg_diff_write_options *o)
 {
 	unsigned max_depth = 1;
