@@ -143,6 +143,17 @@ is "... each box's width = that cost / total x 1180 px" \
 	"$(awk -F'\t' -v t="$total" '{ d = $3 - $2 / t * 1180; if (d < 0) d = -d; if (d > 0.006) print }' boxes.txt)" ""
 is "... target (8x the work) is red" "$(fill cg.svg target)" "255,40,40"
 
+# ---- names that are not text ------------------------------------------------------------------
+# bytes that are not UTF-8, a control character, and a multibyte name cut
+# to fit its box: still well-formed, in both flame graphs
+printf 'main;\377\376bad\001name 10\nmain;%s 3\nmain;x 100\n' "$(printf '\303\274n\303\257c\303\266d\303\251_%.0s' 1 2 3 4 5)" >h1.folded
+sed 's/name 10$/name 20/' h1.folded >h2.folded
+"$BIN/cgdiff" -f folded -t svg -o hostile.svg h1.folded h2.folded
+ok "hostile names: cgdiff -t svg is well-formed" xmllint --noout hostile.svg
+"$BIN/cgconvert" -f folded -t svg -o hostile1.svg h1.folded
+ok "hostile names: cgconvert -t svg is well-formed" xmllint --noout hostile1.svg
+like "... the bad bytes shown as '?'" "$(grep -o '<title>[^:]*bad[^:]*:' hostile.svg)" '^<title>\?\?bad\?name:$'
+
 # ---- errors ---------------------------------------------------------------------------------------
 printf 'events: A B\nfn=f\n1 5 3\n' >two.cg
 printf 'events: A B\nfn=f\n1 5 0\n' >zero.cg

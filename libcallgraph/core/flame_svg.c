@@ -3,15 +3,56 @@
  */
 #include "flame_svg.h"
 
+/* Length of the well-formed UTF-8 sequence at s (at most len bytes), or
+ * 0 when it is not one (a name cut to fit a box may end mid-character). */
+static size_t utf8_length(const unsigned char *s, size_t len)
+{
+	unsigned c = s[0];
+	size_t n;
+	unsigned lo = 0x80, hi = 0xBF;   /* range of the second byte */
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3;
+		lo = c == 0xE0 ? 0xA0 : 0x80;   /* no overlong forms */
+		hi = c == 0xED ? 0x9F : 0xBF;   /* no surrogates */
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4;
+		lo = c == 0xF0 ? 0x90 : 0x80;
+		hi = c == 0xF4 ? 0x8F : 0xBF;
+	} else
+		return 0;
+	if (len < n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
 void cg_flame_put_escaped(FILE *out, const char *s, size_t len)
 {
+	/* Names come from binaries and profiles: a control character or a
+	 * byte that is not UTF-8 would make the file unreadable as XML, so
+	 * it becomes '?'. */
 	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x80) {
+			size_t n = utf8_length((const unsigned char *)s + i, len - i);
+			if (n) {
+				fwrite(s + i, 1, n, out);
+				i += n - 1;
+			} else {
+				putc('?', out);
+			}
+			continue;
+		}
+		switch (c) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
-		default: putc(s[i], out);
+		default: putc(c < 0x20 ? '?' : c, out);
 		}
 	}
 }

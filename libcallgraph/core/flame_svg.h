@@ -22,7 +22,8 @@
 /* The outline every box gets unless the caller asks for another. */
 #define CG_FLAME_STROKE "stroke=\"" CG_FLAME_BACKGROUND "\" stroke-width=\"0.5\""
 
-/* Writes s[0..len) with XML's special characters escaped. */
+/* Writes s[0..len) with XML's special characters escaped; control
+ * characters and bytes that are not well-formed UTF-8 become '?'. */
 void cg_flame_put_escaped(FILE *out, const char *s, size_t len);
 /* The XML declaration, the <svg> element of the given height (the width
  * is CG_FLAME_WIDTH) and the background. */

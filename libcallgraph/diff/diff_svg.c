@@ -187,7 +187,7 @@ static int lay_out(struct picture *pc)
 			struct ctx *ch = &pc->v[kids[i]];
 			ch->next_sibling = i + 1 < k ? kids[i + 1] : UINT32_MAX;
 			ch->start = x;
-			x += ch->incl[1];
+			x += ch->incl[1] > 0 ? ch->incl[1] : 0;
 		}
 	}
 	free(kids);
