@@ -117,6 +117,10 @@ static int add_run(struct picture *pc, int s, const struct diff_side *side, doub
 			/* a parent is always added before its children */
 			uint32_t parent = node->parent < n ? at[node->parent] : 0;
 			uint32_t c;
+			if (node->func >= cg_profile_function_count(side->p)) {
+				at[n] = parent;     /* no function: its calls count from the parent */
+				continue;
+			}
 			if (get_child(pc, parent, side->item_of[node->func], &c)) {
 				free(at);
 				return CG_ENOMEM;
