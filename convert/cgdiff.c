@@ -31,7 +31,7 @@ static void usage(FILE *out)
 		"  -E, --event=NAME       event the rules check (repeatable; default: the first)\n"
 		"  -z, --noise-z=Z        sampling noise factor (default %g)\n"
 		"  -t, --format=FORMAT    table (default), tap, xml, callgrind, junit, github,\n"
-		"                         markdown, bmf\n"
+		"                         markdown, bmf, svg (differential flame graph)\n"
 		"  -o, --output=FILE      write the report to FILE (default: stdout)\n"
 		"      --callgrind=FILE   also write the differential Callgrind file\n"
 		"  -f, --from=FORMAT      input format of both profiles (default: detect)\n"
@@ -176,7 +176,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->format = cg_diff_format_from_name(optarg);
 			if (a->format < 0) {
 				fprintf(stderr, "%s: unknown output format '%s' (table, tap, xml, "
-					"callgrind, junit, github, markdown, bmf)\n", prog, optarg);
+					"callgrind, junit, github, markdown, bmf, svg)\n", prog, optarg);
 				return -1;
 			}
 			break;
@@ -577,6 +577,9 @@ int main(int argc, char **argv)
 		a.wopts.full_names = 1;
 	if (!a.wopts.width)
 		a.wopts.width = terminal_width();
+	/* the picture's title names the two files */
+	a.wopts.names[0] = a.paths[0][0];
+	a.wopts.names[1] = a.paths[1][0];
 	a.dopts.map_old = a.map_old;
 	a.dopts.map_new = a.map_new;
 	a.dopts.nmap = a.nmap;

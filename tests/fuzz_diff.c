@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (cg_diff_check(d, rules, 1, NULL, 0, NULL) >= 0) {
 			cg_diff_write_options wo = CG_DIFF_WRITE_OPTIONS_INIT;
 			wo.width = bits & 0x80 ? 40 : 132;
-			for (int f = CG_DIFF_TABLE; f <= CG_DIFF_BMF; f++)
+			for (int f = CG_DIFF_TABLE; f <= CG_DIFF_SVG; f++)
 				cg_diff_write(d, f, null, &wo, NULL);
 		}
 	}

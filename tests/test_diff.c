@@ -385,6 +385,32 @@ static void test_writers(void)
 	free(s);
 	check_int(cg_diff_format_from_name("tap"), ==, CG_DIFF_TAP);
 	check_int(cg_diff_format_from_name("html"), ==, -1);
+	/* the differential flame graph: arcs only, so one row of functions;
+	 * c's self cost doubled (400 -> 800): full red */
+	check_int(cg_diff_format_from_name("svg"), ==, CG_DIFF_SVG);
+	s = write_to_string(d, CG_DIFF_SVG);
+	check(strstr(s, "Differential flame graph: base -&gt; new</text>") != NULL);
+	check(strstr(s, "no call tree: one box per function") != NULL);
+	check(strstr(s, "<g><title>c: self 400 -&gt; 800 ticks (+400, +100.0%)") != NULL);
+	check(strstr(s, "fill=\"rgb(255,40,40)\"") != NULL);
+	check(strstr(s, "<script") == NULL);
+	free(s);
+	/* callers built against version 2 of the options still work; 1 does not */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		cg_diff_write_options o = CG_DIFF_WRITE_OPTIONS_INIT;
+		o.names[0] = "old.cgt";
+		check_int(cg_diff_write(d, CG_DIFF_SVG, f, &o, NULL), ==, 0);
+		o.version = 2;
+		check_int(cg_diff_write(d, CG_DIFF_TABLE, f, &o, NULL), ==, 0);
+		o.version = 1;
+		check_int(cg_diff_write(d, CG_DIFF_TABLE, f, &o, NULL), ==, CG_EUSAGE);
+		fclose(f);
+		check(strstr(buf, "flame graph: old.cgt -&gt; new<") != NULL);
+		free(buf);
+	}
 	cg_diff_free(d);
 	cg_profile_free(b);
 	cg_profile_free(n);

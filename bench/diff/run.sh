@@ -18,7 +18,7 @@ $CC -std=c11 -O2 -D_GNU_SOURCE -I"$top/libcallgraph/include" -o "$work/gen" "$to
 echo "profiles: $(wc -c <"$work/base.xml") + $(wc -c <"$work/new.xml") bytes of XML"
 # Wall time and CPU time (user+sys): the machine may be shared.
 TIMEFORMAT='%R s wall, %U s user, %S s sys'
-for fmt in table tap xml callgrind junit github markdown bmf; do
+for fmt in table tap xml callgrind junit github markdown bmf svg; do
 	printf 'cgdiff -t %-9s (%d functions): ' "$fmt" "$N"
 	{ time "$B/bin/cgdiff" -t $fmt -o "$work/out.$fmt" "$work/base.xml" "$work/new.xml"; } 2>&1 || [ $? -le 1 ]
 done

@@ -128,6 +128,9 @@ int cg_diff_write_junit(const cg_diff *d, FILE *out);
 int cg_diff_write_github(const cg_diff *d, FILE *out);
 int cg_diff_write_markdown(const cg_diff *d, FILE *out);
 int cg_diff_write_bmf(const cg_diff *d, FILE *out);
+/* diff_svg.c: the differential flame graph. */
+int cg_diff_write_svg(const cg_diff *d, FILE *out, const cg_diff_write_options *o,
+		      cg_error *err);
 /* diff_write.c: finding indexes sorted by scope, subject (total,
  * function, arc) and item, so one subject's findings are adjacent; NULL
  * on out of memory.  Kind: 0 total, 1 function, 2 arc. */

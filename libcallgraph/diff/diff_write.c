@@ -4,6 +4,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@
 int cg_diff_format_from_name(const char *name)
 {
 	static const char *const names[] = { "table", "tap", "xml", "callgrind",
-					     "junit", "github", "markdown", "bmf" };
+					     "junit", "github", "markdown", "bmf", "svg" };
 	for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
 		if (strcmp(name, names[i]) == 0)
 			return i;
@@ -23,6 +24,13 @@ int cg_diff_format_from_name(const char *name)
 int cg_diff_write(const cg_diff *d, int format, FILE *out, const cg_diff_write_options *opts,
 		  cg_error *err)
 {
+	/* Version 2 lacks only the names, which have defaults. */
+	if (opts && opts->version == 2) {
+		cg_diff_write_options v3 = CG_DIFF_WRITE_OPTIONS_INIT;
+		memcpy(&v3, opts, offsetof(cg_diff_write_options, names));
+		v3.version = CG_DIFF_WRITE_OPTIONS_VERSION;
+		return cg_diff_write(d, format, out, &v3, err);
+	}
 	if (CG_CHECK_OPTIONS(opts, CG_DIFF_WRITE_OPTIONS_VERSION, "cg_diff_write_options", err))
 		return CG_EUSAGE;
 	cg_diff_write_options defaults = CG_DIFF_WRITE_OPTIONS_INIT;
@@ -38,6 +46,7 @@ int cg_diff_write(const cg_diff *d, int format, FILE *out, const cg_diff_write_o
 	case CG_DIFF_GITHUB: rc = cg_diff_write_github(d, out); break;
 	case CG_DIFF_MARKDOWN: rc = cg_diff_write_markdown(d, out); break;
 	case CG_DIFF_BMF: rc = cg_diff_write_bmf(d, out); break;
+	case CG_DIFF_SVG: rc = cg_diff_write_svg(d, out, opts, err); break;
 	default: return cg_error_set(err, CG_EUSAGE, "unknown diff output format %d", format);
 	}
 	if (rc == 0 && (fflush(out) != 0 || ferror(out)))

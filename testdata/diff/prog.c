@@ -3,6 +3,7 @@
  *   -DSLOW=8    target() does 8x its work: more inline loop (self time)
  *               and 8x the calls to step()
  *   -DEXTRA=1   main() calls helper() once more
+ *   -DMOVED=1   steady() is called from target() instead of main()
  * Every function is a leaf except main and target, so a change shows up
  * exactly where it was made. */
 #include <stdio.h>
@@ -12,6 +13,9 @@
 #endif
 #ifndef EXTRA
 #define EXTRA 0
+#endif
+#ifndef MOVED
+#define MOVED 0
 #endif
 #ifndef SCALE
 #define SCALE 10000000UL  /* inner iterations per unit of work */
@@ -40,12 +44,15 @@ NOINLINE void target(void)
 		sink += i * i;
 	for (int k = 0; k < SLOW * 3; k++)
 		step();
+	if (MOVED)
+		steady();
 }
 
 int main(void)
 {
 	for (int r = 0; r < 10; r++) {
-		steady();
+		if (!MOVED)
+			steady();
 		target();
 		helper();
 	}

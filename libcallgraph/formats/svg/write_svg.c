@@ -19,13 +19,12 @@
 
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
+#include "flame_svg.h"      /* the drawing, shared with cgdiff's picture */
 
-#define WIDTH 1200.0        /* picture width in pixels */
-#define MARGIN 10.0
-#define FRAME_HEIGHT 16.0
-#define FONT_SIZE 12.0
-#define CHAR_WIDTH 7.0      /* average glyph width at FONT_SIZE, for truncation */
-#define MIN_BOX 0.1         /* boxes narrower than this (pixels) are left out */
+#define WIDTH CG_FLAME_WIDTH
+#define MARGIN CG_FLAME_MARGIN
+#define FRAME_HEIGHT CG_FLAME_FRAME_HEIGHT
+#define MIN_BOX CG_FLAME_MIN_BOX
 #define TOP_SPACE 50.0      /* room for the title and subtitle */
 
 struct stack {
@@ -76,29 +75,16 @@ static int add_box(struct boxes *b, const char *name, size_t len, size_t depth, 
 	return 0;
 }
 
-static void put_escaped(FILE *out, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: putc(s[i], out);
-		}
-	}
-}
-
 /* A warm colour that depends only on the name, so a function keeps its
  * colour from one picture to the next. */
-static void color_of(const char *name, size_t len, int *r, int *g, int *bl)
+static void color_of(const char *name, size_t len, int rgb[3])
 {
 	uint32_t h = 2166136261u;
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)name[i]) * 16777619u;
-	*r = 205 + (int)(h % 50);
-	*g = (int)((h >> 8) % 180);
-	*bl = (int)((h >> 16) % 55);
+	rgb[0] = 205 + (int)(h % 50);
+	rgb[1] = (int)((h >> 8) % 180);
+	rgb[2] = (int)((h >> 16) % 55);
 }
 
 /* Frame boxes from the sorted stacks: each stack closes the open frames
@@ -217,25 +203,19 @@ static void write_picture(FILE *out, const cg_profile *p, const cg_event *ev,
 	const char *cmd = cg_profile_meta(p, "cmd");
 	if (!cmd)
 		cmd = cg_profile_meta(p, "executable");
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"Verdana, sans-serif\" "
-		"font-size=\"%.0f\">\n",
-		WIDTH, height, WIDTH, height, FONT_SIZE);
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f0\"/>\n");
+	cg_flame_begin(out, height);
 	fprintf(out, "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" font-size=\"17\">Flame graph",
 		WIDTH / 2);
 	if (cmd) {
 		fputs(": ", out);
-		put_escaped(out, cmd, strlen(cmd));
+		cg_flame_put_escaped(out, cmd, strlen(cmd));
 	}
 	fputs("</text>\n", out);
 	fprintf(out, "<text x=\"%.0f\" y=\"42\" text-anchor=\"middle\" fill=\"#555\">total ", WIDTH / 2);
 	put_amount(out, total, ev);
 	if (ev && ev->description && *ev->description) {
 		fputs(" (", out);
-		put_escaped(out, ev->description, strlen(ev->description));
+		cg_flame_put_escaped(out, ev->description, strlen(ev->description));
 		fputs(")", out);
 	}
 	fputs("; width = share of the total, bottom = outermost call</text>\n", out);
@@ -246,32 +226,16 @@ static void write_picture(FILE *out, const cg_profile *p, const cg_event *ev,
 			continue;
 		double left = MARGIN + (double)x->start * scale;
 		double y = height - MARGIN - (double)(x->depth + 1) * FRAME_HEIGHT;
-		int r, g, bl;
-		color_of(x->name, x->name_len, &r, &g, &bl);
-		fputs("<g><title>", out);
-		put_escaped(out, x->name, x->name_len);
+		int rgb[3];
+		color_of(x->name, x->name_len, rgb);
+		cg_flame_box_begin(out);
+		cg_flame_put_escaped(out, x->name, x->name_len);
 		fputs(" (", out);
 		put_amount(out, x->end - x->start, ev);
-		fprintf(out, ", %.2f%%)</title>", total > 0 ? 100.0 * (double)(x->end - x->start) / (double)total : 0.0);
-		fprintf(out,
-			"<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" rx=\"2\" "
-			"fill=\"rgb(%d,%d,%d)\" stroke=\"#f8f8f0\" stroke-width=\"0.5\"/>",
-			left, y, w, FRAME_HEIGHT - 1, r, g, bl);
-		/* the name, cut to what fits in the box */
-		size_t fits = w > 6 ? (size_t)((w - 6) / CHAR_WIDTH) : 0;
-		if (fits >= 3) {
-			fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", left + 3, y + FRAME_HEIGHT - 4.5);
-			if (x->name_len <= fits) {
-				put_escaped(out, x->name, x->name_len);
-			} else {
-				put_escaped(out, x->name, fits - 2);
-				fputs("..", out);
-			}
-			fputs("</text>", out);
-		}
-		fputs("</g>\n", out);
+		fprintf(out, ", %.2f%%)", total > 0 ? 100.0 * (double)(x->end - x->start) / (double)total : 0.0);
+		cg_flame_box_end(out, x->name, x->name_len, left, y, w, rgb, CG_FLAME_STROKE);
 	}
-	fputs("</svg>\n", out);
+	cg_flame_end(out);
 }
 
 static int write_flame(const cg_profile *p, FILE *out, int event, cg_error *err)

@@ -238,7 +238,8 @@ enum cg_diff_format {
 	CG_DIFF_JUNIT,          /* JUnit XML: one testcase per checked function / arc / total */
 	CG_DIFF_GITHUB,         /* GitHub Actions workflow commands (::error file=...,line=...::) */
 	CG_DIFF_MARKDOWN,       /* Markdown summary ($GITHUB_STEP_SUMMARY, merge-request notes) */
-	CG_DIFF_BMF             /* Bencher Metric Format JSON */
+	CG_DIFF_BMF,            /* Bencher Metric Format JSON */
+	CG_DIFF_SVG             /* differential flame graph, one self-contained SVG file */
 };
 
 typedef struct cg_diff_write_options {
@@ -248,10 +249,13 @@ typedef struct cg_diff_write_options {
 	int all;                /* table: show every changed item */
 	/* Version 2. */
 	int full_names;         /* table: never cut names (output is not a terminal) */
+	/* Version 3. */
+	const char *names[2];   /* svg: what to call base and new in the title (file
+				 * names); NULL: "base", "new" */
 } cg_diff_write_options;
 
-#define CG_DIFF_WRITE_OPTIONS_VERSION 2
-#define CG_DIFF_WRITE_OPTIONS_INIT { CG_DIFF_WRITE_OPTIONS_VERSION, 0, 0, 0, 0 }
+#define CG_DIFF_WRITE_OPTIONS_VERSION 3
+#define CG_DIFF_WRITE_OPTIONS_INIT { CG_DIFF_WRITE_OPTIONS_VERSION, 0, 0, 0, 0, { NULL, NULL } }
 
 /* Runs per side (1 + more_runs): side 0 base, 1 new. */
 CG_EXTERN size_t cg_diff_run_count(const cg_diff *diff, int side);
@@ -260,7 +264,7 @@ CG_EXTERN int cg_diff_run_value(const cg_diff *diff, unsigned scope, int metric,
 				size_t event, int side, size_t run, int64_t *out);
 
 /* "table", "tap", "xml", "callgrind", "junit", "github", "markdown",
- * "bmf" -> format; -1 when unknown. */
+ * "bmf", "svg" -> format; -1 when unknown. */
 CG_EXTERN int cg_diff_format_from_name(const char *name);
 /* Writes the diff (with the findings of the last cg_diff_check).  opts
  * may be NULL.  CG_EIO on a write error. */
