@@ -15,6 +15,7 @@
 #include "array.h"
 #include "callgraph.h"
 #include "hashmap.h"
+#include "positions.h"
 
 #pragma weak cg_demangle
 
@@ -430,6 +431,10 @@ int cg_transparent_apply(cg_profile **out, const cg_profile *p, const char *cons
 			goto out;
 	}
 	if (trees && (rc = cg_profile_derive_from_tree(q, err)))
+		goto out;
+	/* kept functions keep their positions; cost taken over from a
+	 * removed callee goes to the caller's own line */
+	if ((rc = cg_pos_carry(q, p)))
 		goto out;
 	for (size_t f = 0; f < nf; f++) {
 		cg_function *fn = cg_profile_function(q, (cg_fid)f);

@@ -41,6 +41,11 @@ struct writer {
 	uint32_t *fn_ids;     /* nf, 0 = not yet defined */
 	int any_object;
 	const char *cur_ob, *cur_fl;
+	/* positions: the file in force (fl= or the inlined file of fi=/fe=),
+	 * and whether cost lines carry an instruction address */
+	const char *cur_in;
+	int instr;
+	int use_pos;          /* this part's positions are written */
 };
 
 static cg_cost clamp(cg_cost c)
@@ -126,9 +131,17 @@ static void put_function(struct writer *w, const char *key, cg_fid f)
 	putc('\n', w->out);
 }
 
-static void put_costs(struct writer *w, uint32_t line, const cg_cost *c)
+/* The position columns of a cost line or a calls= target. */
+static void put_position(struct writer *w, uint64_t addr, uint32_t line)
 {
+	if (w->instr)
+		fprintf(w->out, "0x%" PRIx64 " ", addr);
 	fprintf(w->out, "%" PRIu32, line);
+}
+
+static void put_costs_at(struct writer *w, uint64_t addr, uint32_t line, const cg_cost *c)
+{
+	put_position(w, addr, line);
 	/* trailing zeros may be left out; keep at least one number */
 	size_t n = w->nev;
 	while (n > 1 && c[n - 1] == 0)
@@ -136,6 +149,50 @@ static void put_costs(struct writer *w, uint32_t line, const cg_cost *c)
 	for (size_t e = 0; e < n; e++)
 		fprintf(w->out, " %" PRId64, c[e]);
 	putc('\n', w->out);
+}
+
+static void put_costs(struct writer *w, uint32_t line, const cg_cost *c)
+{
+	put_costs_at(w, 0, line, c);
+}
+
+/* Makes `file` (NULL: the function's own, cur_fl) the file in force:
+ * fi= into inlined code, fe= back.  callgrind_annotate names the
+ * function after the file in force, KCachegrind puts the lines there. */
+static int switch_file(struct writer *w, const char *file)
+{
+	const char *want = file ? file : w->cur_fl;
+	if (want == w->cur_in)
+		return 0;
+	int rc = put_compressed(w, want == w->cur_fl ? "fe" : "fi", &w->fl_ids, &w->next_fl, want);
+	w->cur_in = want;
+	return rc;
+}
+
+/* One call: cob=/cfi= when the callee lives elsewhere than the object
+ * and file in force, cfn=, calls= with the callee's position, and the
+ * cost line at the call site. */
+static int put_call(struct writer *w, const cg_arc *a, uint64_t addr, uint32_t line,
+		    uint64_t count, const cg_cost *costs)
+{
+	const cg_function *callee = cg_profile_function(w->p, a->callee);
+	const char *cob = callee->object ? callee->object : "???";
+	const char *cfl = callee->file ? callee->file : "???";
+	int rc;
+	if (w->any_object && cob != w->cur_ob &&
+	    (rc = put_compressed(w, "cob", &w->ob_ids, &w->next_ob, cob)))
+		return rc;
+	if (cfl != w->cur_in && (rc = put_compressed(w, "cfi", &w->fl_ids, &w->next_fl, cfl)))
+		return rc;
+	put_function(w, "cfn", a->callee);
+	/* calls=0 would make callgrind_annotate add the cost to the
+	 * caller's self cost: a costed call with no count is written as one
+	 * call */
+	fprintf(w->out, "calls=%" PRIu64 " ", count ? count : 1);
+	put_position(w, callee->flags & CG_FN_HAS_ADDR ? callee->addr : 0, callee->line);
+	putc('\n', w->out);
+	put_costs_at(w, addr, line, costs);
+	return 0;
 }
 
 /* Integer self costs of a part in the written units.  A scaled event is
@@ -207,7 +264,7 @@ static void put_header_events(struct writer *w, const cg_cost *totals, int first
 {
 	const cg_profile *p = w->p;
 	if (first) {
-		fputs("positions: line\n", w->out);
+		fputs(w->instr ? "positions: instr line\n" : "positions: line\n", w->out);
 		for (size_t e = 0; e < w->nev; e++) {
 			const cg_event *ev = cg_profile_event(p, e);
 			fprintf(w->out, "event: %s : ", event_name(w, e));
@@ -272,6 +329,11 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		free(fill);
 	}
 
+	/* positions are written in the file's units: only where those are
+	 * the model's (no fractional exact costs to round) */
+	w->use_pos = cg_profile_has_positions(p, part) && !cg_profile_has_self_exact(p, part);
+	for (size_t e = 0; e < nev; e++)
+		w->use_pos &= w->scale[e] == 1.0;
 	cg_cost totals[CG_MAX_EVENTS] = { 0 };
 	for (size_t f = 0; f < nf; f++)
 		for (size_t e = 0; e < nev; e++)
@@ -330,9 +392,21 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		}
 		have_cur = 1;
 		put_function(w, "fn", (cg_fid)f);
+		w->cur_in = w->cur_fl;
 		/* a self line even when it is zero: callgrind_annotate's
 		 * source annotation warns about files with call lines only */
-		put_costs(w, fn->line, s);
+		size_t cursor = 0;
+		cg_position at;
+		const cg_cost *pc;
+		int any_pos = 0;
+		while (w->use_pos && cg_profile_next_self_position(p, part, (cg_fid)f, &cursor, &at, &pc)) {
+			if ((rc = switch_file(w, at.file)))
+				goto out;
+			put_costs_at(w, at.addr, at.line, pc);
+			any_pos = 1;
+		}
+		if (!any_pos)
+			put_costs(w, fn->line, s);
 		for (uint32_t k = first[f]; k < first[f + 1]; k++) {
 			uint32_t i = order[k];
 			const cg_arc *a = cg_profile_arc(p, part, i);
@@ -346,27 +420,32 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 			}
 			if (a->count == 0 && !cost)
 				continue;
-			const cg_function *callee = cg_profile_function(p, a->callee);
-			const char *cob = callee->object ? callee->object : "???";
-			const char *cfl = callee->file ? callee->file : "???";
-			if (w->any_object && cob != w->cur_ob &&
-			    (rc = put_compressed(w, "cob", &w->ob_ids, &w->next_ob, cob)))
+			size_t site_cursor = 0;
+			cg_position site;
+			uint64_t site_count;
+			const cg_cost *site_incl;
+			int any_site = 0;
+			while (w->use_pos && a->inclusive &&
+			       cg_profile_next_arc_site(p, part, i, &site_cursor, &site, &site_count,
+							&site_incl)) {
+				if ((rc = switch_file(w, site.file)) ||
+				    (rc = put_call(w, a, site.addr, site.line, site_count, site_incl)))
+					goto out;
+				any_site = 1;
+			}
+			if (!any_site && (rc = put_call(w, a, 0, a->line ? a->line : fn->line, a->count,
+							call_cost)))
 				goto out;
-			if (cfl != w->cur_fl &&
-			    (rc = put_compressed(w, "cfi", &w->fl_ids, &w->next_fl, cfl)))
-				goto out;
-			put_function(w, "cfn", a->callee);
-			/* calls=0 would make callgrind_annotate add the cost to
-			 * the caller's self cost: a costed arc with no count is
-			 * written as one call */
-			fprintf(w->out, "calls=%" PRIu64 " %" PRIu32 "\n", a->count ? a->count : 1,
-				callee->line);
-			put_costs(w, a->line ? a->line : fn->line, call_cost);
 		}
+		/* back to the function's file: callgrind_annotate keeps the
+		 * file in force across fn= lines */
+		if ((rc = switch_file(w, NULL)))
+			goto out;
 		putc('\n', w->out);
 	}
 	if (overhead) {
-		fputs("fl=(collector)\nfn=(collector overhead)\n0", w->out);
+		fputs("fl=(collector)\nfn=(collector overhead)\n", w->out);
+		put_position(w, 0, 0);
 		for (size_t e = 0; e < nev; e++)
 			fprintf(w->out, " %" PRId64, e == 0 ? overhead : 0);
 		fputs("\n\n", w->out);
@@ -474,6 +553,7 @@ int cg_write_callgrind(const cg_profile *profile, FILE *out, const cg_callgrind_
 		if (cg_profile_function(p, (cg_fid)f)->object)
 			w.any_object = 1;
 	choose_scales(&w, p);
+	w.instr = (cg_profile_position_kinds(p) & CG_POS_INSTR) != 0;
 	put_header(&w, p);
 	for (unsigned part = 0; part < cg_profile_part_count(p); part++)
 		if ((rc = write_part(&w, p, part, part + 1)))
