@@ -313,6 +313,29 @@ int cg_profile_has_positions(const cg_profile *p, unsigned part)
 	return pp && (pp->self.n || pp->calls.n);
 }
 
+uint32_t cg_pos_first_rank(const cg_profile *p, unsigned part, cg_fid f)
+{
+	const struct cg_pos_part *pp = pos_part_const(p, part);
+	if (!pp || !pp->self.head || f >= pp->self.ownercap || !pp->self.head[f])
+		return UINT32_MAX;
+	return pp->self.head[f] - 1;
+}
+
+size_t cg_pos_self_count(const cg_profile *p, unsigned part)
+{
+	const struct cg_pos_part *pp = pos_part_const(p, part);
+	return pp ? pp->self.n : 0;
+}
+
+void cg_pos_self_entry(const cg_profile *p, unsigned part, size_t i, cg_fid *f,
+		       cg_position *pos, const cg_cost **costs)
+{
+	const struct cg_pos_part *pp = pos_part_const(p, part);
+	*f = pp->self.v[i].owner;
+	entry_position(&pp->self.v[i], pos);
+	*costs = pp->self.costs + i * nev_of(p);
+}
+
 int cg_pos_add_self_only(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
 			 const cg_cost *costs)
 {

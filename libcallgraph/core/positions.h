@@ -36,6 +36,18 @@ int cg_pos_complete(cg_profile *p, unsigned part);
  * an arc keeps its call sites when q has it with the same count. */
 int cg_pos_carry(cg_profile *q, const cg_profile *p);
 
+/* The rank of f's first self position among all of part's (entries are
+ * numbered as they were first added), or UINT32_MAX when f has none:
+ * the Callgrind writer puts functions in the order their costs came. */
+uint32_t cg_pos_first_rank(const cg_profile *p, unsigned part, cg_fid f);
+
+/* All self positions of part in the order they were first added (the
+ * XML image keeps that order, which cg_pos_first_rank reports): the
+ * count, and entry i. */
+size_t cg_pos_self_count(const cg_profile *p, unsigned part);
+void cg_pos_self_entry(const cg_profile *p, unsigned part, size_t i, cg_fid *f,
+		       cg_position *pos, const cg_cost **costs);
+
 /* Readers of a lossless image (XML), which state self costs and arcs on
  * their own: add to the position tables only, leaving self costs and
  * arcs alone.  The reader then calls cg_profile_check_positions.  The

@@ -17,6 +17,7 @@
 #include "arc_cost.h"
 #include "hashmap.h"
 #include "options.h"
+#include "positions.h"
 
 /* the demangler lives in the gmon module; without it names stay raw */
 #pragma weak cg_demangle
@@ -169,6 +170,12 @@ static int switch_file(struct writer *w, const char *file)
 	return rc;
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 /* One call: cob=/cfi= when the callee lives elsewhere than the object
  * and file in force, cfn=, calls= with the callee's position, and the
  * cost line at the call site. */
@@ -263,6 +270,10 @@ static const char *event_name(const struct writer *w, size_t e)
 static void put_header_events(struct writer *w, const cg_cost *totals, int first)
 {
 	const cg_profile *p = w->p;
+	/* a reader starts each part with line positions: say it again in
+	 * later parts when they carry addresses */
+	if (!first && w->instr)
+		fputs("positions: instr line\n", w->out);
 	if (first) {
 		fputs(w->instr ? "positions: instr line\n" : "positions: line\n", w->out);
 		for (size_t e = 0; e < w->nev; e++) {
@@ -308,6 +319,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 	double *arc_incl = calloc((na ? na : 1) * nev, sizeof *arc_incl);
 	uint32_t *first = calloc(nf + 1, sizeof *first);
 	uint32_t *order = malloc((na ? na : 1) * sizeof *order);
+	uint64_t *fn_order = NULL;
 	int rc = CG_ENOMEM;
 	if (!self || !dself || !arc_incl || !first || !order)
 		goto out;
@@ -362,8 +374,23 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 	w->cur_ob = w->cur_fl = NULL;
 	int have_cur = 0;
 
+	/* With positions, functions come in the order of their first cost
+	 * in the input: callgrind_annotate shows the calls made at a source
+	 * line from the first function it saw calling there (recursion
+	 * levels such as f and f'2 share lines), so the order is part of
+	 * what it reports. */
+	if (w->use_pos) {
+		/* rank << 32 | function: sorting the keys sorts by rank, ties
+		 * by function number */
+		if (!(fn_order = malloc((nf ? nf : 1) * sizeof *fn_order)))
+			goto out;
+		for (size_t f = 0; f < nf; f++)
+			fn_order[f] = (uint64_t)cg_pos_first_rank(p, part, (cg_fid)f) << 32 | f;
+		qsort(fn_order, nf, sizeof *fn_order, by_u64);
+	}
 	cg_cost call_cost[CG_MAX_EVENTS];
-	for (size_t f = 0; f < nf; f++) {
+	for (size_t fi = 0; fi < nf; fi++) {
+		size_t f = fn_order ? (uint32_t)fn_order[fi] : fi;
 		const cg_cost *s = self + f * nev;
 		int has_self = 0, has_calls = 0;
 		for (size_t e = 0; e < nev; e++)
@@ -461,6 +488,7 @@ out:
 	free(arc_incl);
 	free(first);
 	free(order);
+	free(fn_order);
 	return rc;
 }
 

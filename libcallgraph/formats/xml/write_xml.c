@@ -10,6 +10,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "callgraph.h"
+#include "positions.h"
 #include "xml_common.h"
 
 struct xw {
@@ -244,18 +245,19 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 			attr_double(x, "exact", ex);
 		end(x);
 	}
-	/* self costs per position: they add up to the <self> costs above */
-	for (size_t f = 0; f < nf && x->nev; f++) {
-		size_t cursor = 0;
+	/* self costs per position: they add up to the <self> costs above;
+	 * in the order the input gave them (the Callgrind writer orders
+	 * functions by it) */
+	for (size_t i = 0; i < cg_pos_self_count(p, part) && x->nev; i++) {
+		cg_fid f;
 		cg_position at;
 		const cg_cost *c;
-		while (cg_profile_next_self_position(p, part, (cg_fid)f, &cursor, &at, &c)) {
-			start(x, "self-at");
-			attr_u64(x, "fn", f);
-			write_position(x, &at);
-			attr_costs(x, "costs", c);
-			end(x);
-		}
+		cg_pos_self_entry(p, part, i, &f, &at, &c);
+		start(x, "self-at");
+		attr_u64(x, "fn", f);
+		write_position(x, &at);
+		attr_costs(x, "costs", c);
+		end(x);
 	}
 	for (size_t f = 0; f < nf; f++) {
 		const cg_cost *in = cg_profile_inclusive(p, part, (cg_fid)f);
