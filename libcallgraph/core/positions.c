@@ -96,13 +96,15 @@ static int table_entry(struct pos_table *t, size_t nev, uint32_t owner, uint64_t
 	    cg_array_grow((void **)&t->costs, &t->costcap, bytes, sizeof *t->costs, 64 * nev) ||
 	    cg_array_grow((void **)&t->head, &t->ownercap, (size_t)owner + 1, sizeof *t->head, 64))
 		return CG_ENOMEM;
-	if (cg_hashmap_add(&t->index, h, (uint32_t)t->n))
-		return CG_ENOMEM;
-	/* head and tail grow together: tail's capacity follows head's */
+	/* head and tail grow together: tail's capacity follows head's.  The
+	 * hash map comes last, so a failure leaves no index to a missing
+	 * entry. */
 	uint32_t *tail = realloc(t->tail, t->ownercap * sizeof *tail);
 	if (!tail)
 		return CG_ENOMEM;
 	t->tail = tail;
+	if (cg_hashmap_add(&t->index, h, (uint32_t)t->n))
+		return CG_ENOMEM;
 	i = (uint32_t)t->n++;
 	struct pos_entry *e = &t->v[i];
 	memset(e, 0, sizeof *e);
