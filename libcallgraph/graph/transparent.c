@@ -7,6 +7,11 @@
  * tree only arcs are known, so the cost and the outgoing calls of the
  * removed function are split among its callers in proportion to how often
  * each one called it.
+ *
+ * Positions (core/positions.c): a kept function keeps its self cost per
+ * position and what it takes over from a removed callee goes to its own
+ * line; an arc that comes out with its count unchanged keeps its call
+ * sites, the others (rebuilt) lose them.
  */
 #include <fnmatch.h>
 #include <stdlib.h>

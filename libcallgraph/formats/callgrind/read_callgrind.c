@@ -5,7 +5,10 @@
  * A line-oriented state machine.  Functions are keyed by (name, object,
  * file of the fl= line); fi=/fe= only move the position of the costs that
  * follow (inlined code still belongs to the function, as in KCachegrind).
- * Jump lines are accepted and ignored; the cost line after one is an
+ * Every cost line is kept at its position (line, instruction address, the
+ * inlined file in force) and every call at its call site, so the writer
+ * can give callgrind_annotate the same annotated source back.
+ * Jump lines are accepted and dropped; the cost line after one is an
  * ordinary cost line (callgrind_annotate reads it so too).
  * Every problem is reported as "FILE:LINE: what".
  */
