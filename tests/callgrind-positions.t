@@ -8,7 +8,8 @@
 # positions and with --dump-instr=yes (instr line positions, jump lines).
 # callgrind_annotate walks Perl hashes, so the order of annotated files
 # and of tied functions is normalised (testdata/convert/annotate_norm.py);
-# valgrind's description lines (desc:, the input's name) are left out.
+# only the line naming the input file is left out (valgrind's desc: lines
+# come back too).
 # The XML image keeps positions: callgrind -> xml -> callgrind is
 # byte-identical, and the XML validates.
 . "${CG_TOP:-.}/tests/lib.sh"

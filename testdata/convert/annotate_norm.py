@@ -4,18 +4,15 @@
 callgrind_annotate walks Perl hashes: the order of the annotated source
 files, and of functions whose costs tie, changes from run to run.  This
 prints the report with
-  - the lines naming the input file (the only line that must differ) and
-    the `desc:` lines of the profile header (cache geometry, time range,
-    trigger: valgrind's description of its run, not profile data) left
-    out;
+  - the line naming the input file and its creator (the only line that
+    must differ) left out;
   - the lines of each block between dashed rules sorted when the block is
     a function list, and the annotated source blocks sorted by file name.
 Everything else (every number, every annotated line) is kept as it is.
 """
 import sys
 
-DESC = ("I1 cache:", "D1 cache:", "LL cache:", "Timerange:", "Trigger:",
-        "Profile data file")
+DESC = ("Profile data file",)
 
 
 def blocks(lines):

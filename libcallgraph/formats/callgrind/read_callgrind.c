@@ -364,6 +364,19 @@ static int set_meta_once(struct cr *c, const char *key, const char *v)
 	return cg_profile_set_meta(c->p, key, v) ? oom(c) : 0;
 }
 
+static int desc_meta(struct cr *c, const char *v)
+{
+	/* the key keeps its colon: "desc: I1 cache:" = "32768 B, ..." (an
+	 * empty value still writes back as "I1 cache: ") */
+	char key[256];
+	const char *sep = strstr(v, ": ");
+	size_t klen = sep ? (size_t)(sep - v) + 1 : strlen(v);
+	if (!*v || klen > sizeof key - 7)
+		return 0;   /* nothing to keep, or not a description we keep */
+	snprintf(key, sizeof key, "desc: %.*s", (int)klen, v);
+	return set_meta_once(c, key, sep ? sep + 2 : "");
+}
+
 /* summary: and totals: state what the costs of the part add up to; they
  * are kept and checked against the cost lines when the part ends
  * (check_totals).  Before events: they cannot be mapped and are ignored,
@@ -456,8 +469,12 @@ static int header_line(struct cr *c, const char *s)
 			if (cg_profile_set_part_name(c->p, c->part, val))
 				return oom(c), -1;
 			c->named[c->nparts - 1] = 1;
+			return 1;
 		}
-		return 1;
+		/* valgrind's description of its run (cache geometry, time
+		 * range, trigger): metadata "desc: KEY" = VALUE, so that the
+		 * writer gives callgrind_annotate the same header back */
+		return desc_meta(c, v) ? -1 : 1;
 	}
 	if (KEY("positions")) {
 		if (c->events_seen && start_part(c))

@@ -543,6 +543,22 @@ static void put_header(struct writer *w, const cg_profile *p)
 		fputs("cmd: ", w->out);
 		put_text_max(w->out, cmd, HEADER_TEXT_MAX);
 		putc('\n', w->out);
+	}
+	/* the input's own description lines (valgrind's cache geometry,
+	 * time range, trigger), kept by the reader as "desc: KEY" metadata */
+	for (size_t i = 0; i < cg_profile_meta_count(p); i++) {
+		const char *k, *v;
+		cg_profile_meta_at(p, i, &k, &v);
+		if (strncmp(k, "desc: ", 6) != 0 || !k[6])
+			continue;
+		fputs("desc: ", w->out);
+		put_text_max(w->out, k + 6, HEADER_TEXT_MAX);
+		if (k[strlen(k) - 1] == ':') {
+			putc(' ', w->out);
+			if (v && *v)
+				put_text_max(w->out, v, HEADER_TEXT_MAX);
+		}
+		putc('\n', w->out);
 	}	const cg_run_info *run = cg_profile_run_info(p);
 	if (run) {
 		char line[512];
