@@ -224,6 +224,60 @@ out:
 	return rc;
 }
 
+/* Positions: self costs per line and address, call sites, across parts,
+ * merged, through transparent functions. */
+static int positions_job(void)
+{
+	cg_profile *p = NULL, *q = NULL, *r = NULL, *t = NULL;
+	cg_error err = { 0 };
+	int rc = cg_profile_new(&p);
+	if (rc)
+		return rc;
+	cg_fid f[20] = { 0 };
+	cg_cost c[2] = { 5, 1 };
+	unsigned part = 0;
+	if (cg_profile_add_event(p, "Ir", NULL, 0) < 0 || cg_profile_add_event(p, "Dr", NULL, 0) < 0) {
+		rc = CG_ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < 20 && !rc; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "f%d", i);
+		rc = cg_profile_intern_function(p, name, "obj", "a.c", &f[i]);
+	}
+	if (!rc)
+		rc = cg_profile_add_part(p, "second", &part);
+	for (int i = 1; i < 20 && !rc; i++) {
+		unsigned pt = (unsigned)i % 2 ? part : 0;
+		cg_position at = { .line = (uint32_t)i, .addr = 0x1000u + (unsigned)i,
+				   .file = i % 3 ? NULL : "inl.h" };
+		rc = cg_profile_add_self_at(p, pt, f[i], &at, c);
+		if (!rc)
+			rc = cg_profile_add_self(p, 0, f[i], c);   /* some cost without position */
+		if (!rc)
+			rc = cg_profile_add_arc_at(p, pt, f[i - 1], f[i], &at, 1, c, NULL);
+	}
+	if (!rc)
+		rc = cg_profile_merge_parts(&q, p, &err);
+	if (!rc)
+		rc = cg_profile_new(&r);
+	if (!rc)
+		rc = cg_profile_merge_into(r, q, &err);
+	if (!rc)
+		rc = cg_profile_merge_into(r, q, &err);
+	const char *pattern = "f3";
+	if (!rc)
+		rc = cg_transparent_apply(&t, r, &pattern, 1, &err);
+	if (!rc && cg_profile_check_positions(t, "t", &err))
+		abort();
+out:
+	cg_profile_free(p);
+	cg_profile_free(q);
+	cg_profile_free(r);
+	cg_profile_free(t);
+	return rc;
+}
+
 /* Runs job with the k-th allocation failing, for k = 0, 1, ... until the
  * job no longer reaches a k-th allocation. */
 static void each_failure(int (*job)(void), const char *what)
@@ -282,6 +336,8 @@ int main(void)
 	     "a failed inclusive-cost allocation leaves no half-made arrays");
 	TEST(each_failure(read_callgrind_job, "callgrind reader"),
 	     "callgrind reader: every allocation failure gives CG_ENOMEM and frees everything");
+	TEST(each_failure(positions_job, "positions"),
+	     "positions: every allocation failure gives CG_ENOMEM and frees everything");
 	TEST(each_failure(model_job, "model"),
 	     "model: every allocation failure gives CG_ENOMEM and frees everything");
 	return tap_done();

@@ -12,6 +12,7 @@
 #include "checked.h"
 #include "hashmap.h"
 #include "model_merge.h"
+#include "positions.h"
 
 /* ---- growable arrays ------------------------------------------------------ */
 
@@ -43,6 +44,7 @@ struct part {
 	cg_nid *last_child;
 	size_t nnodes, nodecap, lastcap;
 	struct cg_hashmap node_index;  /* parent<<32|func -> node */
+	struct cg_pos_part *pos;       /* positions (positions.c), NULL without */
 };
 
 struct cg_profile {
@@ -70,6 +72,8 @@ struct cg_profile {
 	cg_gmon_info *gmon;     /* in the arena; NULL unless from gmon.out */
 
 	cg_run_info *run;       /* the collector's report on its run, or NULL */
+
+	unsigned pos_kinds;     /* cg_position_kinds declared or seen */
 };
 
 static const cg_cost zero_costs[CG_MAX_EVENTS];
@@ -106,6 +110,7 @@ static void part_release(struct part *pt)
 	free(pt->nodes);
 	free(pt->last_child);
 	cg_hashmap_release(&pt->node_index);
+	cg_pos_part_free(pt->pos);
 }
 
 void cg_profile_free(cg_profile *p)
@@ -160,6 +165,23 @@ int cg_profile_add_run_info(cg_profile *p, const cg_run_info *info)
 	if (!r->ending[0])
 		snprintf(r->ending, sizeof r->ending, "%s", info->ending);
 	return 0;
+}
+
+/* ---- positions (the tables live in positions.c) ------------------------------- */
+
+struct cg_pos_part **cg_profile_pos_slot(const cg_profile *p, unsigned part)
+{
+	return part < p->nparts ? &p->parts[part].pos : NULL;
+}
+
+unsigned cg_profile_position_kinds(const cg_profile *p)
+{
+	return p->pos_kinds;
+}
+
+void cg_profile_declare_position_kinds(cg_profile *p, unsigned kinds)
+{
+	p->pos_kinds |= kinds & (CG_POS_LINE | CG_POS_INSTR);
 }
 
 /* ---- strings -------------------------------------------------------------- */
@@ -859,6 +881,9 @@ static int derive_part(cg_profile *p, unsigned part, cg_error *err)
 	if (part_cover(p, pt))
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
 	memset(pt->self, 0, pt->fcap * (nev ? nev : 1) * sizeof *pt->self);
+	/* self costs and arcs are rebuilt without positions */
+	cg_pos_part_free(pt->pos);
+	pt->pos = NULL;
 	pt->narcs = 0;
 	cg_hashmap_release(&pt->arc_index);
 	if (pt->incl_known)
@@ -955,6 +980,7 @@ int cg_profile_merge_parts(cg_profile **out, const cg_profile *src, cg_error *er
 			goto oom;
 	if (cg_profile_set_gmon_info(dst, src->gmon) || cg_profile_add_run_info(dst, src->run))
 		goto oom;
+	dst->pos_kinds = src->pos_kinds;
 	for (cg_fid f = 0; f < src->nfuncs; f++)
 		if (cg_profile_add_function(dst, &src->funcs[f], NULL))
 			goto oom;

@@ -9,6 +9,7 @@
 #include "hashmap.h"
 #include "model_merge.h"
 #include "checked.h"
+#include "positions.h"
 
 struct merge {
 	cg_profile *dst;
@@ -207,6 +208,9 @@ static int merge_part(struct merge *m, unsigned sp, unsigned dp)
 		if (!da->line)
 			da->line = a->line;
 	}
+	/* after the self costs and arcs, which the positions must add up to */
+	if ((rc = cg_pos_merge_part(m->dst, dp, m->src, sp, m->fmap, m->emap)))
+		return rc;
 	return merge_tree(m, sp, dp);
 }
 

@@ -7,6 +7,11 @@
  * tree only arcs are known, so the cost and the outgoing calls of the
  * removed function are split among its callers in proportion to how often
  * each one called it.
+ *
+ * Positions (core/positions.c): a kept function keeps its self cost per
+ * position and what it takes over from a removed callee goes to its own
+ * line; an arc that comes out with its count unchanged keeps its call
+ * sites, the others (rebuilt) lose them.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -15,6 +20,7 @@
 #include "array.h"
 #include "callgraph.h"
 #include "hashmap.h"
+#include "positions.h"
 
 #pragma weak cg_demangle
 
@@ -430,6 +436,10 @@ int cg_transparent_apply(cg_profile **out, const cg_profile *p, const char *cons
 			goto out;
 	}
 	if (trees && (rc = cg_profile_derive_from_tree(q, err)))
+		goto out;
+	/* kept functions keep their positions; cost taken over from a
+	 * removed callee goes to the caller's own line */
+	if ((rc = cg_pos_carry(q, p)))
 		goto out;
 	for (size_t f = 0; f < nf; f++) {
 		cg_function *fn = cg_profile_function(q, (cg_fid)f);

@@ -52,8 +52,10 @@ const cg_format_ops cg_fmt_callgrind = {
 	.version = CG_FORMAT_OPS_VERSION,
 	.name = "callgrind",
 	.description = "Callgrind (valgrind --tool=callgrind; KCachegrind, callgrind_annotate)",
-	.keeps = "events, functions with object and file, self costs, calls and inclusive costs per arc, parts",
-	.loses = "the call tree (only caller/callee pairs), metadata other than cmd/creator",
+	.keeps = "events, functions with object and file, self costs per line, instruction and "
+		 "inlined file, calls and inclusive costs per arc and call site, parts",
+	.loses = "the call tree (only caller/callee pairs), jump lines, metadata other than "
+		 "cmd/creator",
 	.detect = detect,
 	.read = read_callgrind,
 	.write = write_callgrind,

@@ -5,7 +5,10 @@
  * A line-oriented state machine.  Functions are keyed by (name, object,
  * file of the fl= line); fi=/fe= only move the position of the costs that
  * follow (inlined code still belongs to the function, as in KCachegrind).
- * Jump lines are accepted and ignored; the cost line after one is an
+ * Every cost line is kept at its position (line, instruction address, the
+ * inlined file in force) and every call at its call site, so the writer
+ * can give callgrind_annotate the same annotated source back.
+ * Jump lines are accepted and dropped; the cost line after one is an
  * ordinary cost line (callgrind_annotate reads it so too).
  * Every problem is reported as "FILE:LINE: what".
  */
@@ -49,6 +52,7 @@ struct cr {
 	int emap[CG_MAX_EVENTS];   /* column -> model event */
 	size_t ncols;
 	int npos, line_col;     /* subposition columns; which one is the line (-1) */
+	int instr_col;          /* which one is the instruction address (-1) */
 	uint64_t last[MAX_POSITIONS];
 	struct names obs, files, fns;
 	struct cg_hashmap fn_of_id;   /* function id -> function */
@@ -235,6 +239,7 @@ static int start_part(struct cr *c)
 	c->events_seen = 0;
 	c->npos = 1;
 	c->line_col = 0;
+	c->instr_col = -1;
 	memset(c->last, 0, sizeof c->last);
 	names_reset(&c->obs);
 	names_reset(&c->files);
@@ -251,19 +256,24 @@ static int header_positions(struct cr *c, const char *v)
 {
 	c->npos = 0;
 	c->line_col = -1;
+	c->instr_col = -1;
 	while (*(v = skip_blanks(v))) {
 		size_t n = strcspn(v, " \t");
 		if (c->npos == MAX_POSITIONS)
 			return fail(c, "too many position columns");
 		if (n == 4 && memcmp(v, "line", 4) == 0)
 			c->line_col = c->npos;
-		else if (!((n == 5 && memcmp(v, "instr", 5) == 0) || (n == 2 && memcmp(v, "bb", 2) == 0)))
+		else if (n == 5 && memcmp(v, "instr", 5) == 0)
+			c->instr_col = c->npos;
+		else if (!(n == 2 && memcmp(v, "bb", 2) == 0))
 			return fail(c, "unknown position kind '%.*s'", (int)(n > 40 ? 40 : n), v);
 		c->npos++;
 		v += n;
 	}
 	if (c->npos == 0)
 		return fail(c, "positions: names no position kind");
+	cg_profile_declare_position_kinds(c->p, (c->line_col >= 0 ? CG_POS_LINE : 0u) |
+					  (c->instr_col >= 0 ? CG_POS_INSTR : 0u));
 	return 0;
 }
 
@@ -352,6 +362,19 @@ static int set_meta_once(struct cr *c, const char *key, const char *v)
 	if (cg_profile_meta(c->p, key))
 		return 0;
 	return cg_profile_set_meta(c->p, key, v) ? oom(c) : 0;
+}
+
+static int desc_meta(struct cr *c, const char *v)
+{
+	/* the key keeps its colon: "desc: I1 cache:" = "32768 B, ..." (an
+	 * empty value still writes back as "I1 cache: ") */
+	char key[256];
+	const char *sep = strstr(v, ": ");
+	size_t klen = sep ? (size_t)(sep - v) + 1 : strlen(v);
+	if (!*v || klen > sizeof key - 7)
+		return 0;   /* nothing to keep, or not a description we keep */
+	snprintf(key, sizeof key, "desc: %.*s", (int)klen, v);
+	return set_meta_once(c, key, sep ? sep + 2 : "");
 }
 
 /* summary: and totals: state what the costs of the part add up to; they
@@ -446,8 +469,12 @@ static int header_line(struct cr *c, const char *s)
 			if (cg_profile_set_part_name(c->p, c->part, val))
 				return oom(c), -1;
 			c->named[c->nparts - 1] = 1;
+			return 1;
 		}
-		return 1;
+		/* valgrind's description of its run (cache geometry, time
+		 * range, trigger): metadata "desc: KEY" = VALUE, so that the
+		 * writer gives callgrind_annotate the same header back */
+		return desc_meta(c, v) ? -1 : 1;
 	}
 	if (KEY("positions")) {
 		if (c->events_seen && start_part(c))
@@ -520,9 +547,15 @@ static int cost_line(struct cr *c, const char *s)
 		return 0;
 	if (!c->have_fn)
 		return fail(c, "cost line before any fn= line");
+	/* the position of the cost: its line in the file in force (the
+	 * inlined one after fi=/fe=) and its instruction address */
+	cg_position at = { .line = line, .file = known_or_null(c->cur_file) };
+	if (c->instr_col >= 0)
+		at.addr = pos[c->instr_col];
 	if (pending == CALL_COST) {
 		size_t idx;
-		int rc = cg_profile_add_arc(c->p, c->part, c->fn, c->callee, c->call_count, costs, &idx);
+		int rc = cg_profile_add_arc_at(c->p, c->part, c->fn, c->callee, &at, c->call_count,
+					       costs, &idx);
 		if (rc == CG_EFORMAT)
 			return fail(c, "call count or inclusive cost of the call to %s sums past 2^63-1",
 				    cg_profile_function(c->p, c->callee)->name);
@@ -536,7 +569,7 @@ static int cost_line(struct cr *c, const char *s)
 		c->cob = c->cfi = NULL;
 		return 0;
 	}
-	int rc = cg_profile_add_self(c->p, c->part, c->fn, costs);
+	int rc = cg_profile_add_self_at(c->p, c->part, c->fn, &at, costs);
 	if (rc == CG_EFORMAT)
 		return fail(c, "self cost of %s sums past 2^63-1", cg_profile_function(c->p, c->fn)->name);
 	if (rc)
@@ -799,6 +832,8 @@ int cg_callgrind_read(cg_profile **out, FILE *in, const char *name, const cg_rea
 		fail(&c, "file ends after a call or jump line");
 	if (!c.rc)
 		check_totals(&c);
+	if (!c.rc)
+		c.rc = cg_profile_check_positions(c.p, name, err);
 	names_free(&c.obs);
 	names_free(&c.files);
 	names_free(&c.fns);

@@ -17,6 +17,7 @@
 #include "arc_cost.h"
 #include "hashmap.h"
 #include "options.h"
+#include "positions.h"
 
 /* the demangler lives in the gmon module; without it names stay raw */
 #pragma weak cg_demangle
@@ -41,6 +42,11 @@ struct writer {
 	uint32_t *fn_ids;     /* nf, 0 = not yet defined */
 	int any_object;
 	const char *cur_ob, *cur_fl;
+	/* positions: the file in force (fl= or the inlined file of fi=/fe=),
+	 * and whether cost lines carry an instruction address */
+	const char *cur_in;
+	int instr;
+	int use_pos;          /* this part's positions are written */
 };
 
 static cg_cost clamp(cg_cost c)
@@ -126,9 +132,17 @@ static void put_function(struct writer *w, const char *key, cg_fid f)
 	putc('\n', w->out);
 }
 
-static void put_costs(struct writer *w, uint32_t line, const cg_cost *c)
+/* The position columns of a cost line or a calls= target. */
+static void put_position(struct writer *w, uint64_t addr, uint32_t line)
 {
+	if (w->instr)
+		fprintf(w->out, "0x%" PRIx64 " ", addr);
 	fprintf(w->out, "%" PRIu32, line);
+}
+
+static void put_costs_at(struct writer *w, uint64_t addr, uint32_t line, const cg_cost *c)
+{
+	put_position(w, addr, line);
 	/* trailing zeros may be left out; keep at least one number */
 	size_t n = w->nev;
 	while (n > 1 && c[n - 1] == 0)
@@ -136,6 +150,56 @@ static void put_costs(struct writer *w, uint32_t line, const cg_cost *c)
 	for (size_t e = 0; e < n; e++)
 		fprintf(w->out, " %" PRId64, c[e]);
 	putc('\n', w->out);
+}
+
+static void put_costs(struct writer *w, uint32_t line, const cg_cost *c)
+{
+	put_costs_at(w, 0, line, c);
+}
+
+/* Makes `file` (NULL: the function's own, cur_fl) the file in force:
+ * fi= into inlined code, fe= back.  callgrind_annotate names the
+ * function after the file in force, KCachegrind puts the lines there. */
+static int switch_file(struct writer *w, const char *file)
+{
+	const char *want = file ? file : w->cur_fl;
+	if (want == w->cur_in)
+		return 0;
+	int rc = put_compressed(w, want == w->cur_fl ? "fe" : "fi", &w->fl_ids, &w->next_fl, want);
+	w->cur_in = want;
+	return rc;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One call: cob=/cfi= when the callee lives elsewhere than the object
+ * and file in force, cfn=, calls= with the callee's position, and the
+ * cost line at the call site. */
+static int put_call(struct writer *w, const cg_arc *a, uint64_t addr, uint32_t line,
+		    uint64_t count, const cg_cost *costs)
+{
+	const cg_function *callee = cg_profile_function(w->p, a->callee);
+	const char *cob = callee->object ? callee->object : "???";
+	const char *cfl = callee->file ? callee->file : "???";
+	int rc;
+	if (w->any_object && cob != w->cur_ob &&
+	    (rc = put_compressed(w, "cob", &w->ob_ids, &w->next_ob, cob)))
+		return rc;
+	if (cfl != w->cur_in && (rc = put_compressed(w, "cfi", &w->fl_ids, &w->next_fl, cfl)))
+		return rc;
+	put_function(w, "cfn", a->callee);
+	/* calls=0 would make callgrind_annotate add the cost to the
+	 * caller's self cost: a costed call with no count is written as one
+	 * call */
+	fprintf(w->out, "calls=%" PRIu64 " ", count ? count : 1);
+	put_position(w, callee->flags & CG_FN_HAS_ADDR ? callee->addr : 0, callee->line);
+	putc('\n', w->out);
+	put_costs_at(w, addr, line, costs);
+	return 0;
 }
 
 /* Integer self costs of a part in the written units.  A scaled event is
@@ -206,8 +270,12 @@ static const char *event_name(const struct writer *w, size_t e)
 static void put_header_events(struct writer *w, const cg_cost *totals, int first)
 {
 	const cg_profile *p = w->p;
+	/* a reader starts each part with line positions: say it again in
+	 * later parts when they carry addresses */
+	if (!first && w->instr)
+		fputs("positions: instr line\n", w->out);
 	if (first) {
-		fputs("positions: line\n", w->out);
+		fputs(w->instr ? "positions: instr line\n" : "positions: line\n", w->out);
 		for (size_t e = 0; e < w->nev; e++) {
 			const cg_event *ev = cg_profile_event(p, e);
 			fprintf(w->out, "event: %s : ", event_name(w, e));
@@ -251,6 +319,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 	double *arc_incl = calloc((na ? na : 1) * nev, sizeof *arc_incl);
 	uint32_t *first = calloc(nf + 1, sizeof *first);
 	uint32_t *order = malloc((na ? na : 1) * sizeof *order);
+	uint64_t *fn_order = NULL;
 	int rc = CG_ENOMEM;
 	if (!self || !dself || !arc_incl || !first || !order)
 		goto out;
@@ -272,6 +341,11 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		free(fill);
 	}
 
+	/* positions are written in the file's units: only where those are
+	 * the model's (no fractional exact costs to round) */
+	w->use_pos = cg_profile_has_positions(p, part) && !cg_profile_has_self_exact(p, part);
+	for (size_t e = 0; e < nev; e++)
+		w->use_pos &= w->scale[e] == 1.0;
 	cg_cost totals[CG_MAX_EVENTS] = { 0 };
 	for (size_t f = 0; f < nf; f++)
 		for (size_t e = 0; e < nev; e++)
@@ -300,8 +374,23 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 	w->cur_ob = w->cur_fl = NULL;
 	int have_cur = 0;
 
+	/* With positions, functions come in the order of their first cost
+	 * in the input: callgrind_annotate shows the calls made at a source
+	 * line from the first function it saw calling there (recursion
+	 * levels such as f and f'2 share lines), so the order is part of
+	 * what it reports. */
+	if (w->use_pos) {
+		/* rank << 32 | function: sorting the keys sorts by rank, ties
+		 * by function number */
+		if (!(fn_order = malloc((nf ? nf : 1) * sizeof *fn_order)))
+			goto out;
+		for (size_t f = 0; f < nf; f++)
+			fn_order[f] = (uint64_t)cg_pos_first_rank(p, part, (cg_fid)f) << 32 | f;
+		qsort(fn_order, nf, sizeof *fn_order, by_u64);
+	}
 	cg_cost call_cost[CG_MAX_EVENTS];
-	for (size_t f = 0; f < nf; f++) {
+	for (size_t fi = 0; fi < nf; fi++) {
+		size_t f = fn_order ? (uint32_t)fn_order[fi] : fi;
 		const cg_cost *s = self + f * nev;
 		int has_self = 0, has_calls = 0;
 		for (size_t e = 0; e < nev; e++)
@@ -330,9 +419,21 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		}
 		have_cur = 1;
 		put_function(w, "fn", (cg_fid)f);
+		w->cur_in = w->cur_fl;
 		/* a self line even when it is zero: callgrind_annotate's
 		 * source annotation warns about files with call lines only */
-		put_costs(w, fn->line, s);
+		size_t cursor = 0;
+		cg_position at;
+		const cg_cost *pc;
+		int any_pos = 0;
+		while (w->use_pos && cg_profile_next_self_position(p, part, (cg_fid)f, &cursor, &at, &pc)) {
+			if ((rc = switch_file(w, at.file)))
+				goto out;
+			put_costs_at(w, at.addr, at.line, pc);
+			any_pos = 1;
+		}
+		if (!any_pos)
+			put_costs(w, fn->line, s);
 		for (uint32_t k = first[f]; k < first[f + 1]; k++) {
 			uint32_t i = order[k];
 			const cg_arc *a = cg_profile_arc(p, part, i);
@@ -346,27 +447,32 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 			}
 			if (a->count == 0 && !cost)
 				continue;
-			const cg_function *callee = cg_profile_function(p, a->callee);
-			const char *cob = callee->object ? callee->object : "???";
-			const char *cfl = callee->file ? callee->file : "???";
-			if (w->any_object && cob != w->cur_ob &&
-			    (rc = put_compressed(w, "cob", &w->ob_ids, &w->next_ob, cob)))
+			size_t site_cursor = 0;
+			cg_position site;
+			uint64_t site_count;
+			const cg_cost *site_incl;
+			int any_site = 0;
+			while (w->use_pos && a->inclusive &&
+			       cg_profile_next_arc_site(p, part, i, &site_cursor, &site, &site_count,
+							&site_incl)) {
+				if ((rc = switch_file(w, site.file)) ||
+				    (rc = put_call(w, a, site.addr, site.line, site_count, site_incl)))
+					goto out;
+				any_site = 1;
+			}
+			if (!any_site && (rc = put_call(w, a, 0, a->line ? a->line : fn->line, a->count,
+							call_cost)))
 				goto out;
-			if (cfl != w->cur_fl &&
-			    (rc = put_compressed(w, "cfi", &w->fl_ids, &w->next_fl, cfl)))
-				goto out;
-			put_function(w, "cfn", a->callee);
-			/* calls=0 would make callgrind_annotate add the cost to
-			 * the caller's self cost: a costed arc with no count is
-			 * written as one call */
-			fprintf(w->out, "calls=%" PRIu64 " %" PRIu32 "\n", a->count ? a->count : 1,
-				callee->line);
-			put_costs(w, a->line ? a->line : fn->line, call_cost);
 		}
+		/* back to the function's file: callgrind_annotate keeps the
+		 * file in force across fn= lines */
+		if ((rc = switch_file(w, NULL)))
+			goto out;
 		putc('\n', w->out);
 	}
 	if (overhead) {
-		fputs("fl=(collector)\nfn=(collector overhead)\n0", w->out);
+		fputs("fl=(collector)\nfn=(collector overhead)\n", w->out);
+		put_position(w, 0, 0);
 		for (size_t e = 0; e < nev; e++)
 			fprintf(w->out, " %" PRId64, e == 0 ? overhead : 0);
 		fputs("\n\n", w->out);
@@ -382,6 +488,7 @@ out:
 	free(arc_incl);
 	free(first);
 	free(order);
+	free(fn_order);
 	return rc;
 }
 
@@ -436,6 +543,22 @@ static void put_header(struct writer *w, const cg_profile *p)
 		fputs("cmd: ", w->out);
 		put_text_max(w->out, cmd, HEADER_TEXT_MAX);
 		putc('\n', w->out);
+	}
+	/* the input's own description lines (valgrind's cache geometry,
+	 * time range, trigger), kept by the reader as "desc: KEY" metadata */
+	for (size_t i = 0; i < cg_profile_meta_count(p); i++) {
+		const char *k, *v;
+		cg_profile_meta_at(p, i, &k, &v);
+		if (strncmp(k, "desc: ", 6) != 0 || !k[6])
+			continue;
+		fputs("desc: ", w->out);
+		put_text_max(w->out, k + 6, HEADER_TEXT_MAX);
+		if (k[strlen(k) - 1] == ':') {
+			putc(' ', w->out);
+			if (v && *v)
+				put_text_max(w->out, v, HEADER_TEXT_MAX);
+		}
+		putc('\n', w->out);
 	}	const cg_run_info *run = cg_profile_run_info(p);
 	if (run) {
 		char line[512];
@@ -474,6 +597,7 @@ int cg_write_callgrind(const cg_profile *profile, FILE *out, const cg_callgrind_
 		if (cg_profile_function(p, (cg_fid)f)->object)
 			w.any_object = 1;
 	choose_scales(&w, p);
+	w.instr = (cg_profile_position_kinds(p) & CG_POS_INSTR) != 0;
 	put_header(&w, p);
 	for (unsigned part = 0; part < cg_profile_part_count(p); part++)
 		if ((rc = write_part(&w, p, part, part + 1)))

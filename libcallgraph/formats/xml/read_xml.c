@@ -14,6 +14,7 @@
 
 #include "callgraph.h"
 #include "hashmap.h"
+#include "positions.h"
 #include "xml_common.h"
 
 enum where { TOP, IN_ROOT, IN_PART, IN_TREE, DONE };
@@ -699,6 +700,66 @@ static int read_arc(struct xr *x)
 	return 0;
 }
 
+/* line, addr and file of <self-at> and <call-at>; file is malloc'd */
+static int get_position(struct xr *x, cg_position *at, char **file)
+{
+	uint64_t line = 0, addr = 0;
+	memset(at, 0, sizeof *at);
+	*file = NULL;
+	if (get_u64(x, "line", UINT32_MAX, &line) < 0 || get_u64(x, "addr", UINT64_MAX, &addr) < 0)
+		return x->rc;
+	*file = get_string(x, "file");
+	if (x->rc)
+		return x->rc;
+	at->line = (uint32_t)line;
+	at->addr = addr;
+	at->file = *file;
+	return 0;
+}
+
+/* <self-at>: part of a function's <self> costs, at one position (the
+ * <self> element states the sum; the end of the document checks it) */
+static int read_self_at(struct xr *x)
+{
+	cg_fid f;
+	cg_cost c[CG_MAX_EVENTS];
+	cg_position at;
+	char *file;
+	if (need_fn(x, "fn", &f) || get_costs(x, "costs", c) != 1)
+		return x->rc ? x->rc : fail(x, "<self-at> has no costs");
+	if (get_position(x, &at, &file))
+		return x->rc;
+	int rc = cg_pos_add_self_only(x->p, x->part, f, &at, c);
+	free_string(file);
+	if (rc == CG_EFORMAT)
+		return fail(x, "costs of function %u at one position sum past 2^63-1", f);
+	return rc ? oom(x) : 0;
+}
+
+/* <call-at>: part of an <arc>, made at one call site */
+static int read_call_at(struct xr *x)
+{
+	cg_fid caller, callee;
+	uint64_t count;
+	cg_cost c[CG_MAX_EVENTS] = { 0 };
+	cg_position at;
+	char *file;
+	if (need_fn(x, "caller", &caller) || need_fn(x, "callee", &callee) ||
+	    need_u64(x, "count", UINT64_MAX, &count) || get_costs(x, "inclusive", c) < 0)
+		return x->rc;
+	long idx = cg_profile_find_arc(x->p, x->part, caller, callee);
+	if (idx < 0)
+		return fail(x, "<call-at> of a call %u -> %u that has no <arc> before it", caller,
+			    callee);
+	if (get_position(x, &at, &file))
+		return x->rc;
+	int rc = cg_pos_add_site_only(x->p, x->part, (size_t)idx, &at, count, c);
+	free_string(file);
+	if (rc == CG_EFORMAT)
+		return fail(x, "calls %u -> %u at one call site sum past 2^63-1", caller, callee);
+	return rc ? oom(x) : 0;
+}
+
 static int read_node(struct xr *x)
 {
 	uint64_t id, parent, calls = 0, redos = 0, recursive = 0, target = CG_NO_NODE;
@@ -738,7 +799,7 @@ static const struct {
 	const char *element;
 	const char *const *attrs;
 } allowed_attrs[] = {
-	{ "callgraph", (const char *const[]){ "version", NULL } },
+	{ "callgraph", (const char *const[]){ "version", "positions", NULL } },
 	{ "meta", (const char *const[]){ "key", "key-hex", "value", "value-hex", NULL } },
 	{ "run", (const char *const[]){ "samples", "overhead", "lost", "resyncs", "threads",
 					"threads-cut", "flags", "ending", "ending-hex", NULL } },
@@ -755,6 +816,10 @@ static const struct {
 	{ "total", (const char *const[]){ "fn", "inclusive", "calls", NULL } },
 	{ "arc", (const char *const[]){ "caller", "callee", "count", "inclusive", "self", "line",
 				       NULL } },
+	{ "self-at", (const char *const[]){ "fn", "line", "addr", "file", "file-hex", "costs",
+					    NULL } },
+	{ "call-at", (const char *const[]){ "caller", "callee", "line", "addr", "file", "file-hex",
+					    "count", "inclusive", NULL } },
 	{ "tree", (const char *const[]){ NULL } },
 	{ "node", (const char *const[]){ "id", "parent", "fn", "calls", "redos", "recursive",
 					 "recursion-target", "self", NULL } },
@@ -807,6 +872,18 @@ static int element(struct xr *x, const char *name)
 			xmlFree(v);
 			if (!ok)
 				return fail(x, "unsupported or missing version (want 1)");
+			v = xmlTextReaderGetAttribute(x->r, BAD_CAST "positions");
+			if (v) {
+				const char *k = (const char *)v;
+				unsigned kinds = strcmp(k, "line") == 0 ? CG_POS_LINE
+					: strcmp(k, "instr") == 0 ? CG_POS_INSTR
+					: strcmp(k, "instr line") == 0 ? CG_POS_LINE | CG_POS_INSTR : 0;
+				xmlFree(v);
+				if (!kinds)
+					return fail(x, "attribute positions of <callgraph> must be "
+						    "\"line\", \"instr\" or \"instr line\"");
+				cg_profile_declare_position_kinds(x->p, kinds);
+			}
 		}
 		x->where = IN_ROOT;
 		return 0;
@@ -842,6 +919,10 @@ static int element(struct xr *x, const char *name)
 			return read_total(x);
 		if (strcmp(name, "arc") == 0)
 			return read_arc(x);
+		if (strcmp(name, "self-at") == 0)
+			return read_self_at(x);
+		if (strcmp(name, "call-at") == 0)
+			return read_call_at(x);
 		if (strcmp(name, "tree") == 0) {
 			if (cg_profile_node_count(x->p, x->part))
 				return fail(x, "second <tree> in a part");
@@ -987,6 +1068,8 @@ static int read_with(cg_profile **out, xmlTextReaderPtr r, const char *name, cg_
 	void *old_ctx = xmlGenericErrorContext;
 	xmlSetGenericErrorFunc(&x, on_generic_error);
 	int rc = run(&x);
+	if (!rc)
+		rc = cg_profile_check_positions(x.p, name, err);
 	xmlFreeTextReader(r);
 	for (size_t i = 0; i < x.nlegacy_part; i++) {
 		free(x.legacy_part[i].key);

@@ -10,6 +10,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "callgraph.h"
+#include "positions.h"
 #include "xml_common.h"
 
 struct xw {
@@ -184,6 +185,15 @@ static void write_function(struct xw *x, const cg_function *fn, size_t id)
 	end(x);
 }
 
+static void write_position(struct xw *x, const cg_position *at)
+{
+	if (at->line)
+		attr_u64(x, "line", at->line);
+	if (at->addr)
+		attr_hex(x, "addr", at->addr);
+	attr_string(x, "file", at->file);
+}
+
 /* The gmon reader's facts: the gprof engine needs them, exactly. */
 static void write_gmon(struct xw *x, const cg_gmon_info *gi)
 {
@@ -235,6 +245,20 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 			attr_double(x, "exact", ex);
 		end(x);
 	}
+	/* self costs per position: they add up to the <self> costs above;
+	 * in the order the input gave them (the Callgrind writer orders
+	 * functions by it) */
+	for (size_t i = 0; i < cg_pos_self_count(p, part) && x->nev; i++) {
+		cg_fid f;
+		cg_position at;
+		const cg_cost *c;
+		cg_pos_self_entry(p, part, i, &f, &at, &c);
+		start(x, "self-at");
+		attr_u64(x, "fn", f);
+		write_position(x, &at);
+		attr_costs(x, "costs", c);
+		end(x);
+	}
 	for (size_t f = 0; f < nf; f++) {
 		const cg_cost *in = cg_profile_inclusive(p, part, (cg_fid)f);
 		uint64_t calls = cg_profile_calls(p, part, (cg_fid)f);
@@ -261,6 +285,24 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 		if (a->line)
 			attr_u64(x, "line", a->line);
 		end(x);
+	}
+	/* calls per call site: they add up to the <arc> above */
+	for (size_t i = 0; i < cg_profile_arc_count(p, part); i++) {
+		const cg_arc *a = cg_profile_arc(p, part, i);
+		size_t cursor = 0;
+		cg_position site;
+		uint64_t count;
+		const cg_cost *c;
+		while (cg_profile_next_arc_site(p, part, i, &cursor, &site, &count, &c)) {
+			start(x, "call-at");
+			attr_u64(x, "caller", a->caller);
+			attr_u64(x, "callee", a->callee);
+			write_position(x, &site);
+			attr_u64(x, "count", count);
+			if (a->inclusive)
+				attr_costs(x, "inclusive", c);
+			end(x);
+		}
 	}
 	size_t nn = cg_profile_node_count(p, part);
 	if (nn > 1) {
@@ -334,6 +376,12 @@ int cg_write_xml(const cg_profile *p, FILE *out, cg_error *err)
 	check(&x, xmlTextWriterStartElementNS(x.w, NULL, BAD_CAST "callgraph",
 					      BAD_CAST CG_XML_NAMESPACE));
 	check(&x, xmlTextWriterWriteAttribute(x.w, BAD_CAST "version", BAD_CAST "1"));
+	unsigned kinds = cg_profile_position_kinds(p);
+	if (kinds)
+		check(&x, xmlTextWriterWriteAttribute(x.w, BAD_CAST "positions",
+						      BAD_CAST(kinds == CG_POS_LINE ? "line"
+							       : kinds == CG_POS_INSTR ? "instr"
+							       : "instr line")));
 	for (size_t i = 0; i < cg_profile_meta_count(p); i++) {
 		const char *k, *v;
 		cg_profile_meta_at(p, i, &k, &v);

@@ -302,6 +302,67 @@ CG_EXTERN cg_arc *cg_profile_arc(const cg_profile *profile, unsigned part, size_
 CG_EXTERN long cg_profile_find_arc(const cg_profile *profile, unsigned part, cg_fid caller,
 				   cg_fid callee);
 
+/* ---- positions: where inside a function the cost was spent ---------------- *
+ * Optional, and stored only when a reader supplies them (Callgrind's
+ * `positions: instr line`; XML).  A function's self cost may be split by
+ * position and an arc by call site.  Everything that only knows functions
+ * keeps reading cg_profile_self and cg_arc: the positions of a function
+ * always add up to its self cost, the call sites of an arc to its count
+ * and inclusive cost (cg_profile_check_positions verifies it; the adders
+ * below keep it by adding to both).  Merges carry positions; cost merged
+ * from a side that had none is put at the function's own line (the arc's
+ * line for calls), so the sums still hold.  Transforms that rebuild arcs
+ * drop call sites. */
+
+enum cg_position_kinds {
+	CG_POS_LINE  = 1u << 0,   /* source lines */
+	CG_POS_INSTR = 1u << 1    /* instruction addresses */
+};
+
+typedef struct cg_position {
+	uint64_t addr;       /* instruction address, 0 unknown */
+	uint32_t line;       /* source line, 0 unknown */
+	uint32_t reserved;   /* 0 */
+	/* The line's file when it is not the function's own (inlined code,
+	 * Callgrind's fi=/fe=); NULL means the function's file.  Interned by
+	 * the adders. */
+	const char *file;
+} cg_position;
+
+/* Adds `costs` to f's self cost (as cg_profile_add_self) and to its cost
+ * at *pos.  0, CG_EUSAGE, CG_ENOMEM or CG_EFORMAT (a sum past 2^63-1:
+ * nothing changed). */
+CG_EXTERN int cg_profile_add_self_at(cg_profile *profile, unsigned part, cg_fid f,
+				     const cg_position *pos, const cg_cost *costs);
+/* Walks f's self cost per position in part, in the order the positions
+ * were first added: start with *cursor = 0; returns 1 and sets *pos and
+ * *costs (borrowed event vector) while there are more, then 0.  A
+ * function without positions yields none. */
+CG_EXTERN int cg_profile_next_self_position(const cg_profile *profile, unsigned part, cg_fid f,
+					    size_t *cursor, cg_position *pos,
+					    const cg_cost **costs);
+/* Adds `count` calls and `inclusive` (may be NULL: zeros) made at call
+ * site *site to the arc caller->callee, like cg_profile_add_arc. */
+CG_EXTERN int cg_profile_add_arc_at(cg_profile *profile, unsigned part, cg_fid caller,
+				    cg_fid callee, const cg_position *site, uint64_t count,
+				    const cg_cost *inclusive, size_t *out_index);
+/* Walks the call sites of arc `index` of part, like
+ * cg_profile_next_self_position; *inclusive is an event vector. */
+CG_EXTERN int cg_profile_next_arc_site(const cg_profile *profile, unsigned part, size_t index,
+				       size_t *cursor, cg_position *site, uint64_t *count,
+				       const cg_cost **inclusive);
+/* Nonzero when some function or arc of part has positions. */
+CG_EXTERN int cg_profile_has_positions(const cg_profile *profile, unsigned part);
+/* The kinds of positions the profile's input knew (cg_position_kinds):
+ * what a reader declared, or'ed with what the stored positions show. */
+CG_EXTERN unsigned cg_profile_position_kinds(const cg_profile *profile);
+CG_EXTERN void cg_profile_declare_position_kinds(cg_profile *profile, unsigned kinds);
+/* Checks that every function's positions add up to its self cost and
+ * every arc's call sites to its count and inclusive cost; CG_EFORMAT and
+ * "NAME: ..." naming the function when not. */
+CG_EXTERN int cg_profile_check_positions(const cg_profile *profile, const char *name,
+					 cg_error *err);
+
 /* ---- call tree ------------------------------------------------------------ */
 
 /* Number of nodes in part's tree: 0 when the part has no tree, else >= 1
