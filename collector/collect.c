@@ -25,6 +25,8 @@ struct cgc_frame cgc_sentinel[2] = {
 	{ NULL, 0, UINTPTR_MAX, 0 }, { NULL, 0, UINTPTR_MAX, 0 }
 };
 
+struct cgc_node cgc_no_child;
+
 _Thread_local struct cgc_tls cgc_tls __attribute__((tls_model("initial-exec"))) = {
 	&cgc_sentinel[1], &cgc_sentinel[1], NULL
 };
@@ -143,6 +145,7 @@ static struct cgc_node *CGC_COLD new_child(struct cgc_thread *th, struct cgc_nod
 	if (!n)
 		return NULL;
 	n->fn = fn;
+	n->hot = &cgc_no_child;
 	n->parent = parent;
 	n->target = n;
 	n->kind = api ? CGC_NODE_API : 0;
@@ -194,7 +197,7 @@ struct cgc_node *CGC_TEXT cgc_descend(struct cgc_node *cur, uintptr_t fn, int ap
 		return cur;
 	}
 	struct cgc_node *n = cur->hot;
-	if (!n || n->fn != fn) {
+	if (n->fn != fn) {
 		n = find_child(cur, fn);
 		if (!n) {
 			n = new_child(cgc_tls.th, cur, fn, api);
@@ -344,7 +347,7 @@ void CGC_TEXT __cyg_profile_func_enter(void *this_fn, void *call_site)
 		return;
 	}
 	struct cgc_node *n = cur->hot;
-	if (CGC_LIKELY(n && n->fn == fn)) {
+	if (CGC_LIKELY(n->fn == fn)) {
 		n->calls++;
 		sp->node = n->target;
 		push_frame(sp);

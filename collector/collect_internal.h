@@ -38,7 +38,7 @@ enum cgc_node_kind {
  * are allocated 64-byte aligned). */
 struct cgc_node {
 	uintptr_t fn;                 /* code address or (uintptr_t)cgc_func * */
-	struct cgc_node *hot;         /* child used last: the 1-entry cache */
+	struct cgc_node *hot;         /* child used last, or &cgc_no_child: never NULL */
 	struct cgc_node *target;      /* where calls land: self, ancestor, parent */
 	uint64_t calls;
 	uint64_t recursive;
@@ -109,6 +109,9 @@ enum cgc_mode { CGC_MODE_CPU, CGC_MODE_WALL, CGC_MODE_CALLS };
 
 extern _Thread_local struct cgc_tls cgc_tls CGC_HIDDEN __attribute__((tls_model("initial-exec")));
 extern struct cgc_frame cgc_sentinel[2] CGC_HIDDEN;
+/* The child cache of a node that has none yet: its fn (0) matches no call,
+ * so the hot path needs no NULL test. */
+extern struct cgc_node cgc_no_child CGC_HIDDEN;
 
 /* The current context of this thread: NULL when not started or stopped. */
 static inline struct cgc_node *CGC_TEXT cgc_current_node(void)

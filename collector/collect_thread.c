@@ -254,6 +254,7 @@ struct cgc_thread *CGC_COLD cgc_thread_init(void)
 	th->stack[0] = cgc_sentinel[0];
 	th->stack[0].node = &th->root;
 	th->root.target = &th->root;
+	th->root.hot = &cgc_no_child;
 	th->tid = gettid();
 	pthread_mutex_lock(&g_lock);
 	th->index = g_thread_count++;
