@@ -2,9 +2,10 @@
  * collect.c — the call tree and the -finstrument-functions hooks of
  * libcgcollect.
  *
- * Hot path (enter): push a shadow frame, test direct recursion, test the
- * parent's 1-entry child cache; everything else is a tail call to a cold
- * function.  Exit: pop one frame.  Recursion through other functions is
+ * Hot path (enter): read the current context from the newest shadow frame,
+ * test direct recursion, test its 1-entry child cache, push a frame holding
+ * the new context; everything else is a tail call to a cold function.
+ * Exit: pop one frame (the context below it is current again).  Recursion through other functions is
  * folded once, when a context is first created (SWI-Prolog's rule: the
  * same function with the same parent higher up becomes a link to that
  * ancestor), so the ancestor walk is never paid per call.
@@ -18,14 +19,16 @@
 #define LIST_SCAN_MAX 8          /* fan-out above which a parent gets a table */
 #define NOPROFILE_MAX 64
 
-/* Threads that have no state yet point at this frame: its fn never matches
- * and its stack pointer is above every real one. */
+/* Threads that have no state yet point at this frame: its fn never matches,
+ * its stack pointer is above every real one and it holds no context. */
 struct cgc_frame cgc_sentinel[2] = {
 	{ NULL, 0, UINTPTR_MAX, 0 }, { NULL, 0, UINTPTR_MAX, 0 }
 };
 
+struct cgc_node cgc_no_child;
+
 _Thread_local struct cgc_tls cgc_tls __attribute__((tls_model("initial-exec"))) = {
-	NULL, &cgc_sentinel[1], &cgc_sentinel[1], NULL
+	&cgc_sentinel[1], &cgc_sentinel[1], NULL
 };
 
 /* C functions made transparent; read when a context is created. */
@@ -56,9 +59,15 @@ void *CGC_TEXT cgc_map_zeroed(size_t size)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static void *CGC_TEXT arena_alloc(struct cgc_thread *th, size_t size)
+/* align: a power of two, at least 16 (chunks are page-aligned). */
+static void *CGC_TEXT arena_alloc(struct cgc_thread *th, size_t size, size_t align)
 {
 	size = (size + 15) & ~(size_t)15;
+	size_t pad = (size_t)-(uintptr_t)th->arena & (align - 1);
+	if ((size_t)(th->arena_end - th->arena) >= pad + size)
+		size += pad;
+	else
+		pad = 0;  /* a fresh chunk is aligned */
 	if (g_memory_limit && th->arena_used + size > g_memory_limit)
 		return NULL;
 	th->arena_used += size;
@@ -70,7 +79,7 @@ static void *CGC_TEXT arena_alloc(struct cgc_thread *th, size_t size)
 		th->arena = p;
 		th->arena_end = p + chunk;
 	}
-	void *r = th->arena;
+	void *r = th->arena + pad;
 	th->arena += size;
 	return r;
 }
@@ -93,7 +102,7 @@ static int CGC_TEXT table_insert(struct cgc_thread *th, struct cgc_node *parent,
 	}
 	/* Grow: rebuild from the child list (the old table stays in the arena). */
 	uint32_t cap = parent->table_cap ? parent->table_cap * 2 : 32;
-	struct cgc_node **t = arena_alloc(th, cap * sizeof *t);
+	struct cgc_node **t = arena_alloc(th, cap * sizeof *t, 16);
 	if (!t)
 		return -1;
 	for (struct cgc_node *c = parent->first_child; c; c = c->next_sibling) {
@@ -132,10 +141,11 @@ static int CGC_TEXT is_noprofile(uintptr_t fn, int api)
 static struct cgc_node *CGC_COLD new_child(struct cgc_thread *th, struct cgc_node *parent,
 					   uintptr_t fn, int api)
 {
-	struct cgc_node *n = arena_alloc(th, sizeof *n);
+	struct cgc_node *n = arena_alloc(th, sizeof *n, 64);
 	if (!n)
 		return NULL;
 	n->fn = fn;
+	n->hot = &cgc_no_child;
 	n->parent = parent;
 	n->target = n;
 	n->kind = api ? CGC_NODE_API : 0;
@@ -187,7 +197,7 @@ struct cgc_node *CGC_TEXT cgc_descend(struct cgc_node *cur, uintptr_t fn, int ap
 		return cur;
 	}
 	struct cgc_node *n = cur->hot;
-	if (!n || n->fn != fn) {
+	if (n->fn != fn) {
 		n = find_child(cur, fn);
 		if (!n) {
 			n = new_child(cgc_tls.th, cur, fn, api);
@@ -225,22 +235,29 @@ void CGC_TEXT cgc_zero_tree(struct cgc_node *root)
  * another call site (a sibling call that never returned) or of the same
  * function (the same call made again).  A frame at the same depth, from
  * the same call site, of another function is the physical function around
- * an inlined callee: it is alive. */
-static int CGC_TEXT resync(uintptr_t now, uintptr_t site, uintptr_t fn)
+ * an inlined callee: it is alive.  The bottom frame (stack pointer
+ * UINTPTR_MAX) is never popped. */
+static void CGC_TEXT resync(uintptr_t now, uintptr_t site, uintptr_t fn)
 {
 	struct cgc_frame *sp = cgc_tls.sp;
 	int popped = 0;
 	while (sp[-1].sp < now ||
 	       (sp[-1].sp == now && (sp[-1].site != site || sp[-1].fn == fn))) {
 		sp--;
-		cgc_tls.cur = sp->saved;
 		popped = 1;
 	}
 	if (popped) {
 		cgc_tls.sp = sp;
 		cgc_tls.th->resyncs++;
 	}
-	return popped;
+}
+
+/* Publishes a filled frame: the SIGPROF handler reads sp[-1].node, so the
+ * frame is written before the stack pointer moves over it. */
+static inline void CGC_TEXT push_frame(struct cgc_frame *sp)
+{
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	cgc_tls.sp = sp + 1;
 }
 
 static void CGC_TEXT push_and_descend(uintptr_t fn, uintptr_t now, uintptr_t site)
@@ -250,41 +267,41 @@ static void CGC_TEXT push_and_descend(uintptr_t fn, uintptr_t now, uintptr_t sit
 		cgc_stop_thread(cgc_tls.th, CGC_OVERFLOW);
 		return;
 	}
-	struct cgc_node *cur = cgc_tls.cur;
-	sp->saved = cur;
+	struct cgc_node *cur = sp[-1].node;
 	sp->fn = fn;
 	sp->sp = now;
 	sp->site = site;
-	cgc_tls.sp = sp + 1;
 	if (g_enabled) {
-		struct cgc_node *n = cgc_descend(cur, fn, 0);
-		if (n)
-			cgc_tls.cur = n;
+		cur = cgc_descend(cur, fn, 0);
+		if (!cur)
+			return;  /* out of memory: the thread is stopped */
 	}
+	sp->node = cur;
+	push_frame(sp);
 }
 
-/* The hot path pushed the frame but found no cached child: a new context,
- * or a sibling left behind by longjmp at the same depth (checked only
- * here, where it costs nothing extra on the common path). */
-static void CGC_COLD enter_miss(struct cgc_node *cur, uintptr_t fn, uintptr_t now,
-				uintptr_t site)
+/* The hot path found no cached child (the frame at sp is not pushed yet):
+ * a new context, or a sibling left behind by longjmp at the same depth
+ * (checked only here, where it costs nothing extra on the common path). */
+static void CGC_COLD enter_miss(struct cgc_frame *sp, struct cgc_node *cur, uintptr_t fn,
+				uintptr_t now, uintptr_t site)
 {
-	struct cgc_frame *below = cgc_tls.sp - 2;
-	if (CGC_UNLIKELY(below->sp == now && below->site != site)) {
-		cgc_tls.sp--;
+	if (CGC_UNLIKELY(sp[-1].sp == now && sp[-1].site != site)) {
 		resync(now, site, fn);
 		push_and_descend(fn, now, site);
 		return;
 	}
 	struct cgc_node *n = cgc_descend(cur, fn, 0);
-	if (n)
-		cgc_tls.cur = n;
+	if (!n)
+		return;  /* out of memory: the thread is stopped */
+	sp->node = n;
+	push_frame(sp);
 }
 
 /* Not started, stopped, stack full, or a longjmp left frames behind. */
 static void CGC_COLD enter_slow(uintptr_t fn, uintptr_t now, uintptr_t site)
 {
-	if (!cgc_tls.cur) {
+	if (!cgc_current_node()) {
 		if (cgc_tls.th || !cgc_thread_init())
 			return;
 	}
@@ -296,7 +313,6 @@ static void CGC_COLD enter_slow(uintptr_t fn, uintptr_t now, uintptr_t site)
  * recursion (that would be deeper): the frame was left by longjmp. */
 static void CGC_COLD enter_again(uintptr_t fn, uintptr_t now, uintptr_t site)
 {
-	cgc_tls.sp--;
 	resync(now, site, fn);
 	push_and_descend(fn, now, site);
 }
@@ -305,48 +321,53 @@ void CGC_TEXT __cyg_profile_func_enter(void *this_fn, void *call_site)
 {
 	uintptr_t fn = (uintptr_t)this_fn;
 	uintptr_t now = machine_sp();
-	struct cgc_node *cur = cgc_tls.cur;
 	struct cgc_frame *sp = cgc_tls.sp;
-	if (CGC_UNLIKELY(!cur || sp == cgc_tls.end || sp[-1].sp < now)) {
+	/* sp == end also when not started or stopped (both the sentinel). */
+	if (CGC_UNLIKELY(sp == cgc_tls.end || sp[-1].sp < now)) {
 		enter_slow(fn, now, (uintptr_t)call_site);
 		return;
 	}
-	sp->saved = cur;
+	struct cgc_node *cur = sp[-1].node;
 	sp->fn = fn;
 	sp->sp = now;
 	sp->site = (uintptr_t)call_site;
-	cgc_tls.sp = sp + 1;
-	if (CGC_UNLIKELY(!g_enabled))
+	if (CGC_UNLIKELY(!g_enabled)) {
+		sp->node = cur;
+		push_frame(sp);
 		return;
+	}
 	if (fn == cur->fn) {
 		if (CGC_UNLIKELY(sp[-1].sp == now)) {
 			enter_again(fn, now, (uintptr_t)call_site);
 			return;
 		}
 		cur->recursive++;
+		sp->node = cur;
+		push_frame(sp);
 		return;
 	}
 	struct cgc_node *n = cur->hot;
-	if (CGC_LIKELY(n && n->fn == fn)) {
+	if (CGC_LIKELY(n->fn == fn)) {
 		n->calls++;
-		cgc_tls.cur = n->target;
+		sp->node = n->target;
+		push_frame(sp);
 		return;
 	}
-	enter_miss(cur, fn, now, (uintptr_t)call_site);
+	enter_miss(sp, cur, fn, now, (uintptr_t)call_site);
 }
 
 /* The exit does not match the newest frame: frames above were abandoned by
- * longjmp.  Pop down to the frame of fn; an exit we never saw enter (the
- * frame was pushed before the thread started) is ignored. */
+ * longjmp.  Pop down to the frame of fn, stopping at the bottom frame; an
+ * exit we never saw enter (the frame was pushed before the thread started)
+ * is ignored. */
 static void CGC_COLD exit_resync(uintptr_t fn)
 {
 	struct cgc_thread *th = cgc_tls.th;
-	if (!th || !cgc_tls.cur)
+	if (!th || !cgc_current_node())
 		return;
-	for (struct cgc_frame *f = cgc_tls.sp - 1; f > th->stack; f--) {
+	for (struct cgc_frame *f = cgc_tls.sp - 1; f->sp != UINTPTR_MAX; f--) {
 		if (f->fn == fn) {
 			cgc_tls.sp = f;
-			cgc_tls.cur = f->saved;
 			th->resyncs++;
 			return;
 		}
@@ -362,5 +383,4 @@ void CGC_TEXT __cyg_profile_func_exit(void *this_fn, void *call_site)
 		return;
 	}
 	cgc_tls.sp = f;
-	cgc_tls.cur = f->saved;
 }

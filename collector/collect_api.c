@@ -12,9 +12,9 @@ struct cgc_func *g_funcs;
 
 static struct cgc_node *CGC_TEXT current_or_start(void)
 {
-	if (!cgc_tls.cur && !cgc_tls.th)
+	if (!cgc_current_node() && !cgc_tls.th)
 		cgc_thread_init();
-	return cgc_tls.cur;
+	return cgc_current_node();
 }
 
 CGC_PUBLIC cgc_func *CGC_TEXT
@@ -60,23 +60,23 @@ CGC_PUBLIC cgc_node *CGC_TEXT cgc_call(cgc_func *f)
 		return cur;
 	struct cgc_node *n = cgc_descend(cur, (uintptr_t)f, 1);
 	if (n)
-		cgc_tls.cur = n;
+		cgc_set_current_node(n);
 	return n;
 }
 
 CGC_PUBLIC void CGC_TEXT cgc_exit(cgc_node *resume)
 {
-	if (cgc_tls.cur && resume)
-		cgc_tls.cur = resume;
+	if (resume)
+		cgc_set_current_node(resume);
 }
 
 CGC_PUBLIC void CGC_TEXT cgc_redo(cgc_node *node)
 {
-	if (!cgc_tls.cur || !node)
+	if (!cgc_current_node() || !node)
 		return;
 	if (g_enabled)
 		node->redos++;
-	cgc_tls.cur = node;
+	cgc_set_current_node(node);
 }
 
 CGC_PUBLIC cgc_node *CGC_TEXT cgc_current(void)

@@ -34,19 +34,21 @@ enum cgc_node_kind {
 	CGC_NODE_KEEP   = 1u << 3   /* dump: subtree has a nonzero counter */
 };
 
+/* The fields the enter hook touches come first, in one cache line (nodes
+ * are allocated 64-byte aligned). */
 struct cgc_node {
 	uintptr_t fn;                 /* code address or (uintptr_t)cgc_func * */
+	struct cgc_node *hot;         /* child used last, or &cgc_no_child: never NULL */
 	struct cgc_node *target;      /* where calls land: self, ancestor, parent */
-	struct cgc_node *hot;         /* child used last: the 1-entry cache */
+	uint64_t calls;
+	uint64_t recursive;
 	struct cgc_node *parent;
 	struct cgc_node *first_child; /* newest first; published with release */
 	struct cgc_node *next_sibling;
 	struct cgc_node **table;      /* open-addressing child index, big fan-out */
 	uint32_t nchildren;
 	uint32_t table_cap;
-	uint64_t calls;
 	uint64_t redos;
-	uint64_t recursive;
 	volatile uint64_t ticks;      /* bumped by the SIGPROF handler */
 	uint64_t aux;                 /* dump scratch: calls arriving via links */
 	uint32_t kind;                /* cgc_node_kind */
@@ -61,9 +63,13 @@ struct cgc_func {
 	struct cgc_func *next;
 };
 
-/* One shadow-stack entry per instrumented activation. */
+/* One shadow-stack entry per instrumented activation.  The newest frame
+ * holds the current context: an exit only pops, and the enter hook reads
+ * its parent from the frame below instead of a per-thread "current"
+ * variable, so consecutive hooks do not wait on each other's stores of it
+ * (store-to-load forwarding is a chain of ~5 cycles per hook). */
 struct cgc_frame {
-	struct cgc_node *saved;  /* caller's node, current again at exit */
+	struct cgc_node *node;   /* context current while this frame is the newest */
 	uintptr_t fn;
 	uintptr_t sp;            /* machine stack pointer at entry (longjmp check) */
 	uintptr_t site;          /* return address into the caller */
@@ -88,10 +94,11 @@ struct cgc_thread {
 	unsigned index;                /* creation order, 0 = first thread */
 };
 
-/* The hot state: one initial-exec TLS block per thread. */
+/* The hot state: one initial-exec TLS block per thread.  Not started or
+ * stopped: sp and end are both &cgc_sentinel[1], whose frame below holds
+ * no node. */
 struct cgc_tls {
-	struct cgc_node *cur;      /* NULL: not started, or stopped */
-	struct cgc_frame *sp;      /* next free frame */
+	struct cgc_frame *sp;      /* next free frame; sp[-1].node is current */
 	struct cgc_frame *end;     /* one past the last usable frame */
 	struct cgc_thread *th;
 };
@@ -102,6 +109,23 @@ enum cgc_mode { CGC_MODE_CPU, CGC_MODE_WALL, CGC_MODE_CALLS };
 
 extern _Thread_local struct cgc_tls cgc_tls CGC_HIDDEN __attribute__((tls_model("initial-exec")));
 extern struct cgc_frame cgc_sentinel[2] CGC_HIDDEN;
+/* The child cache of a node that has none yet: its fn (0) matches no call,
+ * so the hot path needs no NULL test. */
+extern struct cgc_node cgc_no_child CGC_HIDDEN;
+
+/* The current context of this thread: NULL when not started or stopped. */
+static inline struct cgc_node *CGC_TEXT cgc_current_node(void)
+{
+	return cgc_tls.sp[-1].node;
+}
+
+/* Moves this thread's current context (the API's ports); only while it is
+ * followed, so the shared sentinel is never written. */
+static inline void CGC_TEXT cgc_set_current_node(struct cgc_node *n)
+{
+	if (cgc_tls.sp[-1].node)
+		cgc_tls.sp[-1].node = n;
+}
 extern struct cgc_thread *g_threads CGC_HIDDEN;
 extern int g_initialised CGC_HIDDEN;
 extern pthread_mutex_t g_lock CGC_HIDDEN;

@@ -329,7 +329,7 @@ static void CGC_TEXT ctx_save(const ucontext_t *uc)
 	struct ctx_state *c = ctx_find(uc, 1);
 	if (!c)
 		return;
-	c->cur = cgc_tls.cur;
+	c->cur = cgc_current_node();
 	c->sp = cgc_tls.sp;
 	c->end = cgc_tls.end;
 	c->base = t_base;
@@ -347,12 +347,12 @@ static void CGC_TEXT ctx_load(const ucontext_t *uc)
 		if (!c->own)
 			return;
 		c->own[0] = cgc_sentinel[0];
-		c->cur = cgc_tls.cur;
+		c->own[0].node = cgc_current_node();
+		c->cur = c->own[0].node;
 		c->base = c->own;
 		c->sp = c->own + 1;
 		c->end = c->own + CTX_FRAMES;
 	}
-	cgc_tls.cur = c->cur;
 	cgc_tls.sp = c->sp;
 	cgc_tls.end = c->end;
 	t_base = c->base;
@@ -361,7 +361,7 @@ static void CGC_TEXT ctx_load(const ucontext_t *uc)
 /* Only for threads the collector is following (started and not stopped). */
 static int CGC_TEXT following(void)
 {
-	return cgc_tls.th && cgc_tls.cur;
+	return cgc_tls.th && cgc_current_node();
 }
 
 PRELOAD int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)

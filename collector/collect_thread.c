@@ -40,7 +40,6 @@ extern char __start_cgc_text[], __stop_cgc_text[];
 void CGC_COLD cgc_stop_thread(struct cgc_thread *th, int status)
 {
 	th->status = status;
-	cgc_tls.cur = NULL;
 	cgc_tls.sp = &cgc_sentinel[1];
 	cgc_tls.end = &cgc_sentinel[1];
 }
@@ -63,7 +62,7 @@ static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
 #else
 	(void)ucv;
 #endif
-	struct cgc_node *cur = cgc_tls.cur;
+	struct cgc_node *cur = cgc_current_node();
 	if (pc >= (uintptr_t)__start_cgc_text && pc < (uintptr_t)__stop_cgc_text)
 		th->overhead += n;
 	else if (cur && g_enabled)
@@ -253,7 +252,9 @@ struct cgc_thread *CGC_COLD cgc_thread_init(void)
 		return NULL;
 	}
 	th->stack[0] = cgc_sentinel[0];
+	th->stack[0].node = &th->root;
 	th->root.target = &th->root;
+	th->root.hot = &cgc_no_child;
 	th->tid = gettid();
 	pthread_mutex_lock(&g_lock);
 	th->index = g_thread_count++;
@@ -264,7 +265,6 @@ struct cgc_thread *CGC_COLD cgc_thread_init(void)
 	cgc_tls.th = th;
 	cgc_tls.sp = th->stack + 1;
 	cgc_tls.end = th->stack + STACK_FRAMES;
-	cgc_tls.cur = &th->root;
 	cgc_altstack_init(th);
 	start_timer(th);
 	return th;

@@ -1,15 +1,16 @@
 #!/bin/sh
 # collector/bench/run.sh — cost per call of profilers on the same
 # call-heavy workloads (bench.c: fib, tree walk, qsort callback):
-# plain, -pg (gprof's mcount), empty -finstrument-functions hooks, our
-# collector in calls mode and in cpu mode, and uftrace record when
-# installed.  Rounds are interleaved; the median of each is printed as ns
+# plain, -pg (gprof's mcount), empty -finstrument-functions hooks (the
+# floor), hooks that only count the call depth (the least a hook following
+# the call stack pays), our collector in calls mode and in cpu mode, and
+# uftrace record when installed.  Rounds are interleaved; the median of each is printed as ns
 # per call (thread CPU time) and as a ratio to plain.
-#   B=build CC=cc ROUNDS=5 sh collector/bench/run.sh
+#   B=build CC=cc ROUNDS=9 sh collector/bench/run.sh
 set -eu
 B=${B:-build}
 CC=${CC:-cc}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-9}
 here=$(dirname "$0")
 out=$B/bench/collector
 mkdir -p "$out"
@@ -20,9 +21,11 @@ $CC $flags -o "$out/plain" "$here/bench.c"
 $CC $flags -pg -o "$out/pg" "$here/bench.c"
 $CC -std=c11 -O2 -c -o "$out/hooks_empty.o" "$here/hooks_empty.c"
 $CC $flags -finstrument-functions -o "$out/fi-empty" "$here/bench.c" "$out/hooks_empty.o"
+$CC -std=c11 -O2 -c -o "$out/hooks_depth.o" "$here/hooks_depth.c"
+$CC $flags -finstrument-functions -o "$out/fi-depth" "$here/bench.c" "$out/hooks_depth.o"
 $CC $flags -finstrument-functions -o "$out/cgcollect" "$here/bench.c" "$B/lib/libcgcollect.a" -pthread
 
-variants="plain pg fi-empty cgc-calls cgc-cpu"
+variants="plain pg fi-empty fi-depth cgc-calls cgc-cpu"
 have_uftrace=0
 if command -v uftrace >/dev/null 2>&1; then
 	have_uftrace=1
@@ -36,6 +39,7 @@ run_variant() {  # name -> "phase calls ns" lines on stdout
 	plain) "$out/plain" ;;
 	pg) (cd "$out" && ./pg && rm -f gmon.out) ;;
 	fi-empty) "$out/fi-empty" ;;
+	fi-depth) "$out/fi-depth" ;;
 	cgc-calls) CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT="$out/bench.cgt" "$out/cgcollect" ;;
 	cgc-cpu) CGCOLLECT_TIME=cpu CGCOLLECT_OUTPUT="$out/bench.cgt" "$out/cgcollect"
 		# The collector's own distortion figure: ticks that landed in
@@ -56,21 +60,33 @@ while [ "$r" -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
-# Median ns/call per (variant, phase); ratio of medians to plain; cost over
-# plain as a multiple of the empty-hook floor (fi-empty - plain), the
-# figure issue 12 sets at <= 1.5; and the distortion: the share of the
+# Per round: ns/call of each (variant, phase), and its cost over plain as a
+# multiple of that round's empty-hook floor (fi-empty - plain): rounds are
+# interleaved, so a ratio taken within a round cancels most of the load a
+# shared machine puts on all variants alike.  Printed: the median over
+# rounds of ns/call, of the ratio to plain and of that multiple (xfloor,
+# the figure issue 12 sets at <= 1.5); the distortion, the share of the
 # run's CPU time that is the profiler's (1 - plain/variant over the three
-# phases), comparable across -pg, uftrace and us, plus our own figure in
-# cpu mode (collector ticks / all ticks, from the file; median of rounds).
+# phases), comparable across -pg, uftrace and us; and our own figure in cpu
+# mode (collector ticks / all ticks, from the file; median of rounds).
 awk -v dist="$out/distortion.txt" '
-{ key = $1 " " $3; n[key]++; x[key, n[key]] = $5 / $4; calls[$3] = $4; if (!($1 in seen)) { seen[$1] = 1; names[++nv] = $1 } }
-function median(k, m,   i, j, t) {
-	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (x[k, j] < x[k, i]) { t = x[k, i]; x[k, i] = x[k, j]; x[k, j] = t }
-	return m % 2 ? x[k, (m + 1) / 2] : (x[k, m / 2] + x[k, m / 2 + 1]) / 2
+{ v = $1; r = $2; p = $3; ns[v, p, r] = $5 / $4; calls[p] = $4; rounds[r] = 1
+  if (!(v in seen)) { seen[v] = 1; names[++nv] = v } }
+function median(a, m,   i, j, t) {
+	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 }
 END {
 	split("fib tree qsort", ph, " ")
-	for (k in n) med[k] = median(k, n[k])
+	for (i = 1; i <= nv; i++) for (p = 1; p <= 3; p++) {
+		v = names[i]; m = 0; split("", a); split("", b); split("", c); split("", d)
+		for (r in rounds) {
+			pl = ns["plain", ph[p], r]; fl = ns["fi-empty", ph[p], r] - pl
+			a[++m] = ns[v, ph[p], r]; b[m] = a[m] / pl; c[m] = (a[m] - pl) / fl
+			d[m] = 1 - pl / a[m]
+		}
+		med[v, p] = median(a, m); xpl[v, p] = median(b, m); xfl[v, p] = median(c, m)
+	}
 	printf "%-10s", "variant"
 	for (p = 1; p <= 3; p++) printf " %9s %6s %6s", ph[p] " ns", "xplain", "xfloor"
 	printf " %10s\n", "distortion"
@@ -78,22 +94,26 @@ END {
 		v = names[i]; printf "%-10s", v
 		tv = 0; tp = 0
 		for (p = 1; p <= 3; p++) {
-			k = v " " ph[p]; pl = med["plain " ph[p]]; fl = med["fi-empty " ph[p]] - pl
-			printf " %9.2f %6.2f", med[k], med[k] / pl
-			if (v == "plain") printf " %6s", "-"; else printf " %6.2f", (med[k] - pl) / fl
-			tv += med[k] * calls[ph[p]]; tp += pl * calls[ph[p]]
+			printf " %9.2f %6.2f", med[v, p], xpl[v, p]
+			if (v == "plain") printf " %6s", "-"; else printf " %6.2f", xfl[v, p]
+			tv += med[v, p] * calls[ph[p]]; tp += med["plain", p] * calls[ph[p]]
 		}
 		if (v == "plain") printf " %10s\n", "-"; else printf " %9.1f%%\n", 100 * (1 - tp / tv)
 	}
 	printf "calls per phase: fib %d, tree %d, qsort %d\n", calls["fib"], calls["tree"], calls["qsort"]
-	m = 0
-	while ((getline line < dist) > 0) { split(line, f, " "); if (f[3] > 0) d[++m] = f[2] / f[3] }
-	if (m) {
-		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
-		printf "cgc-cpu self-measured distortion (collector ticks / all ticks): %.1f%% (median of %d runs)\n",
-			100 * (m % 2 ? d[(m + 1) / 2] : (d[m / 2] + d[m / 2 + 1]) / 2), m
+	for (i = 1; i <= nv; i++) {
+		v = names[i]
+		if (v !~ /^(cgc-|fi-depth)/) continue
+		printf "%-9s cost per call over the empty-hook floor: fib %.2fx, tree %.2fx, qsort %.2fx %s\n",
+			v, xfl[v, 1], xfl[v, 2], xfl[v, 3], v ~ /^cgc-/ ? "(goal <= 1.5x)" : "(reference: depth counter only)"
 	}
-	print "xfloor: (variant - plain) / (fi-empty - plain) per call; goal for cgc-* <= 1.5"
+	m = 0
+	while ((getline line < dist) > 0) { split(line, f, " "); if (f[3] > 0) e[++m] = f[2] / f[3] }
+	if (m)
+		printf "cgc-cpu self-measured distortion (collector ticks / all ticks): %.1f%% (median of %d runs)\n",
+			100 * median(e, m), m
+	print "xfloor: (variant - plain) / (fi-empty - plain) per call, median of the rounds'"'"' ratios;"
+	print "  fi-depth (a thread-local depth counter, nothing else) is what following the stack costs at least"
 	print "distortion: share of the three phases'"'"' CPU time spent in the profiler, 1 - plain/variant"
 }' "$out/raw.txt" | tee "$out/summary.txt"
 echo "(median of $ROUNDS interleaved rounds; thread CPU time per instrumented call; raw data in $out/raw.txt)"
