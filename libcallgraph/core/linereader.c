@@ -91,6 +91,7 @@ int cg_line_reader_next(cg_line_reader *r, char **line, size_t *len, cg_error *e
 			from[nl ? n - 1 : n] = 0;
 			*line = from;
 			*len = nl ? n - 1 : n;
+			r->unterminated = !nl;
 			r->start += n;
 			r->offset += n;
 			r->line++;

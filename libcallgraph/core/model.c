@@ -42,7 +42,12 @@ struct part {
 	cg_node *nodes;
 	cg_nid *last_child;
 	size_t nnodes, nodecap, lastcap;
-	struct cg_hashmap node_index;  /* parent<<32|func -> node */
+	/* parent<<32|func -> node, for nodes 1..node_indexed-1: built on the
+	 * first cg_profile_node_child and brought up to date by each, so
+	 * readers that only append nodes (cgtree, fprof) never pay for it
+	 * (50 MB for a 2M-node tree) */
+	struct cg_hashmap node_index;
+	size_t node_indexed;
 };
 
 struct cg_profile {
@@ -774,11 +779,6 @@ static int node_new(cg_profile *p, struct part *pt, cg_nid parent, cg_fid f, cg_
 		else
 			pt->nodes[last].next_sibling = id;
 		pt->last_child[parent] = id;
-		uint64_t key = (uint64_t)parent << 32 | f;
-		uint32_t existing;
-		if (!cg_hashmap_get(&pt->node_index, key, &existing) &&
-		    cg_hashmap_put(&pt->node_index, key, id))
-			return CG_ENOMEM;
 	}
 	*out = id;
 	return 0;
@@ -811,6 +811,17 @@ int cg_profile_node_child(cg_profile *p, unsigned part, cg_nid parent, cg_fid f,
 		return CG_ENOMEM;
 	if (parent >= pt->nnodes)
 		return CG_EUSAGE;
+	/* the first node of each (parent, function) is the one found */
+	for (; pt->node_indexed < pt->nnodes; pt->node_indexed++) {
+		size_t n = pt->node_indexed;
+		if (n == 0)
+			continue;
+		uint64_t key = (uint64_t)pt->nodes[n].parent << 32 | pt->nodes[n].func;
+		uint32_t existing;
+		if (!cg_hashmap_get(&pt->node_index, key, &existing) &&
+		    cg_hashmap_put(&pt->node_index, key, (uint32_t)n))
+			return CG_ENOMEM;
+	}
 	uint32_t idx;
 	if (cg_hashmap_get(&pt->node_index, (uint64_t)parent << 32 | f, &idx)) {
 		*out = idx;
