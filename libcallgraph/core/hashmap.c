@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "callgraph/common.h"
+#include "budget.h"
 #include "hashmap.h"
 
 static inline uint64_t slot_key(const struct cg_hashmap_slot *s)
@@ -36,9 +37,13 @@ static int reserve_one(struct cg_hashmap *m)
 {
 	if ((m->count + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct cg_hashmap_slot *slots = calloc(cap, sizeof *slots);
-		if (!slots)
+		if (cg_budget_take(cap * sizeof(struct cg_hashmap_slot)))
 			return CG_ENOMEM;
+		struct cg_hashmap_slot *slots = calloc(cap, sizeof *slots);
+		if (!slots) {
+			cg_budget_give(cap * sizeof *slots);
+			return CG_ENOMEM;
+		}
 		/* first free slot: the old entries are already distinct,
 		 * or deliberately repeated (cg_hashmap_add) */
 		for (size_t i = 0; i < m->cap; i++) {
@@ -50,6 +55,7 @@ static int reserve_one(struct cg_hashmap *m)
 			slots[j] = m->slots[i];
 		}
 		free(m->slots);
+		cg_budget_give(m->cap * sizeof *slots);
 		m->slots = slots;
 		m->cap = cap;
 	}
@@ -103,6 +109,7 @@ int cg_hashmap_next(const struct cg_hashmap *m, uint64_t key, size_t *cursor, ui
 void cg_hashmap_release(struct cg_hashmap *m)
 {
 	free(m->slots);
+	cg_budget_give(m->cap * sizeof *m->slots);
 	m->slots = NULL;
 	m->count = m->cap = 0;
 }

@@ -9,6 +9,7 @@
 #include "array.h"
 #include "callgraph.h"
 #include "arena.h"
+#include "budget.h"
 #include "checked.h"
 #include "hashmap.h"
 #include "model_merge.h"
@@ -98,8 +99,12 @@ int cg_profile_new(cg_profile **out)
 	return 0;
 }
 
-static void part_release(struct part *pt)
+static void part_release(struct part *pt, size_t nev)
 {
+	/* what the growth of these arrays took from the memory budget */
+	cg_budget_give(pt->metacap * sizeof *pt->meta + 2 * pt->fcap * (nev ? nev : 1) * sizeof(cg_cost) +
+		       pt->arccap * sizeof *pt->arcs + pt->nodecap * sizeof *pt->nodes +
+		       pt->lastcap * sizeof *pt->last_child);
 	free(pt->meta);
 	free(pt->self);
 	free(pt->exact);
@@ -118,7 +123,9 @@ void cg_profile_free(cg_profile *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nparts; i++)
-		part_release(&p->parts[i]);
+		part_release(&p->parts[i], p->nev);
+	cg_budget_give(p->partcap * sizeof *p->parts + p->strcap * sizeof *p->strings +
+		       p->funccap * sizeof *p->funcs + p->metacap * sizeof *p->meta);
 	free(p->parts);
 	free(p->strings);
 	cg_hashmap_release(&p->string_index);
@@ -470,6 +477,9 @@ static int part_cover(cg_profile *p, struct part *pt)
 		n *= 2;
 	/* n * nev * sizeof(cg_cost) bounds every array below */
 	if (n < cap || cg_checked_mul_size(n, nev * sizeof(cg_cost), &bytes))
+		return CG_ENOMEM;
+	/* the self array, and as much again for the optional ones */
+	if (cg_budget_take(2 * (n - cap) * nev * sizeof(cg_cost)))
 		return CG_ENOMEM;
 	cg_cost *self = realloc(pt->self, bytes);
 	if (!self)
