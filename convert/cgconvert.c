@@ -262,6 +262,7 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 	cg_read_options ropts = CG_READ_OPTIONS_INIT;
 	cg_write_options wopts = CG_WRITE_OPTIONS_INIT;
 	uint64_t max_memory = max_memory_default();
+	max_memory_init();
 	const char *to = NULL;
 	char names[512];
 	const char *output = "-";
@@ -420,6 +421,9 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 		cg_profile_free(p);
 		return exit_for(rc);
 	}
+	/* only read from now on: free the tables that adding needed, which
+	 * leaves the writers room */
+	cg_profile_compact(p);
 	if ((rc = check_gmon_match(p, inputs[0])) != 0) {
 		cg_profile_free(p);
 		return rc;

@@ -370,6 +370,8 @@ static int read_run(const struct args *a, int side, const char *path, cg_profile
 				err.message[0] ? err.message : cg_strerror(rc), max_memory_hint());
 		return rc == CG_EUSAGE ? 2 : 3;
 	}
+	/* only read from now on: its lookup tables would sit idle */
+	cg_profile_compact(p);
 	/* A profile whose collector stopped early is missing calls and
 	 * costs: a gate would read that as an improvement, so it is refused.
 	 * Heavy overhead or a killed run is only worth a warning. */
@@ -612,6 +614,7 @@ int main(int argc, char **argv)
 	a.wopts = wopts;
 	a.output = "-";
 	a.max_memory = max_memory_default();
+	max_memory_init();
 	size_t max = (size_t)argc + 1;
 	a.rules = calloc(max, sizeof *a.rules);
 	a.events = calloc(max, sizeof *a.events);

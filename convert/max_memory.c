@@ -3,11 +3,21 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "callgraph.h"
 #include "max_memory.h"
+
+void max_memory_init(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);   /* glibc's default, kept fixed */
+#endif
+}
 
 uint64_t max_memory_default(void)
 {

@@ -2,6 +2,7 @@
  * model.c — the profile model: arena, string table, events, functions,
  * parts (self costs, arcs, call trees), derived data from call trees.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,11 @@ struct cg_profile {
 	cg_function *funcs;
 	size_t nfuncs, funccap;
 	struct cg_hashmap fn_index;    /* identity hash -> fid */
+	/* cg_profile_compact frees fn_index and the parts' arc and node
+	 * indexes; they are rebuilt when next needed (an index is current
+	 * when it holds as many entries as there are functions or arcs).
+	 * cg_profile_find_arc, a reader, rebuilds under this lock. */
+	pthread_mutex_t index_lock;
 
 	struct part *parts;
 	size_t nparts, partcap;
@@ -90,6 +96,7 @@ int cg_profile_new(cg_profile **out)
 	cg_profile *p = calloc(1, sizeof *p);
 	if (!p)
 		return CG_ENOMEM;
+	pthread_mutex_init(&p->index_lock, NULL);
 	unsigned part;
 	if (cg_profile_add_part(p, "", &part) != 0) {
 		cg_profile_free(p);   /* the part array or string table may exist */
@@ -135,6 +142,7 @@ void cg_profile_free(cg_profile *p)
 	cg_hashmap_release(&p->meta_index);
 	free(p->run);
 	cg_arena_release(&p->arena);
+	pthread_mutex_destroy(&p->index_lock);
 	free(p);
 }
 
@@ -329,6 +337,23 @@ static uint64_t fn_identity_hash(const char *name, const char *object, const cha
 	return cg_hash_bytes(CG_HASH_INIT, identity, sizeof identity);
 }
 
+/* Rebuilds the function index after cg_profile_compact. */
+static int fn_index_ready(cg_profile *p)
+{
+	if (p->fn_index.count == p->nfuncs)
+		return 0;
+	cg_hashmap_release(&p->fn_index);
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const cg_function *fn = &p->funcs[f];
+		if (cg_hashmap_add(&p->fn_index, fn_identity_hash(fn->name, fn->object, fn->file),
+				   (uint32_t)f)) {
+			cg_hashmap_release(&p->fn_index);
+			return CG_ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
 {
 	if (!fn->name || p->nfuncs >= CG_NO_FUNC - 1)
@@ -342,7 +367,7 @@ int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
 	if (!copy.name || (fn->object && !copy.object) || (fn->file && !copy.file))
 		return CG_ENOMEM;
 	cg_fid f = (cg_fid)p->nfuncs;
-	if (cg_hashmap_add(&p->fn_index, fn_identity_hash(copy.name, copy.object, copy.file), f))
+	if (fn_index_ready(p) || cg_hashmap_add(&p->fn_index, fn_identity_hash(copy.name, copy.object, copy.file), f))
 		return CG_ENOMEM;
 	p->nfuncs++;
 	p->funcs[f] = copy;
@@ -361,6 +386,8 @@ int cg_profile_intern_function(cg_profile *p, const char *name, const char *obje
 		return CG_ENOMEM;
 	size_t cursor = 0;
 	uint32_t f;
+	if (fn_index_ready(p))
+		return CG_ENOMEM;
 	while (cg_hashmap_next(&p->fn_index, fn_identity_hash(n, o, fl), &cursor, &f)) {
 		const cg_function *c = &p->funcs[f];
 		if (c->name == n && c->object == o && c->file == fl) {
@@ -678,6 +705,32 @@ static cg_cost *new_cost_vector(cg_profile *p)
 	return cg_arena_alloc(&p->arena, (p->nev ? p->nev : 1) * sizeof(cg_cost));
 }
 
+/* Rebuilds a part's arc index after cg_profile_compact. */
+static int arc_index_ready(struct part *pt)
+{
+	if (pt->arc_index.count == pt->narcs)
+		return 0;
+	cg_hashmap_release(&pt->arc_index);
+	for (size_t i = 0; i < pt->narcs; i++)
+		if (cg_hashmap_put(&pt->arc_index,
+				   (uint64_t)pt->arcs[i].caller << 32 | pt->arcs[i].callee, (uint32_t)i)) {
+			cg_hashmap_release(&pt->arc_index);
+			return CG_ENOMEM;
+		}
+	return 0;
+}
+
+void cg_profile_compact(cg_profile *p)
+{
+	cg_hashmap_release(&p->fn_index);
+	for (size_t i = 0; i < p->nparts; i++) {
+		struct part *pt = &p->parts[i];
+		cg_hashmap_release(&pt->arc_index);
+		cg_hashmap_release(&pt->node_index);
+		pt->node_indexed = 0;
+	}
+}
+
 int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid callee,
 		       uint64_t count, const cg_cost *inclusive, size_t *out_index)
 {
@@ -687,6 +740,8 @@ int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid calle
 	uint64_t key = (uint64_t)caller << 32 | callee;
 	uint32_t idx;
 	cg_arc *a;
+	if (arc_index_ready(pt))
+		return CG_ENOMEM;
 	if (cg_hashmap_get(&pt->arc_index, key, &idx)) {
 		a = &pt->arcs[idx];
 	} else {
@@ -748,9 +803,15 @@ long cg_profile_find_arc(const cg_profile *p, unsigned part, cg_fid caller, cg_f
 	uint32_t idx;
 	if (part >= p->nparts)
 		return -1;
-	if (!cg_hashmap_get(&p->parts[part].arc_index, (uint64_t)caller << 32 | callee, &idx))
-		return -1;
-	return (long)idx;
+	/* A reader: the lock guards the rebuild after cg_profile_compact
+	 * against readers in other threads. */
+	cg_profile *mp = (cg_profile *)p;
+	struct part *pt = &mp->parts[part];
+	pthread_mutex_lock(&mp->index_lock);
+	int found = !arc_index_ready(pt) &&
+		    cg_hashmap_get(&pt->arc_index, (uint64_t)caller << 32 | callee, &idx);
+	pthread_mutex_unlock(&mp->index_lock);
+	return found ? (long)idx : -1;
 }
 
 /* ---- call tree ------------------------------------------------------------------------ */
