@@ -443,19 +443,36 @@ static int arc_item(cg_diff *d, const struct diff_side *s, const cg_arc *a, uint
 	return 0;
 }
 
-static int match_arcs(cg_diff *d, const struct diff_side *s)
+static int match_arcs(cg_diff *d, struct diff_side *s)
 {
 	size_t np = cg_profile_part_count(s->p);
+	s->arc_items = calloc(np ? np : 1, sizeof *s->arc_items);
+	if (!s->arc_items)
+		return CG_ENOMEM;
+	s->nparts = np;
 	for (unsigned part = 0; part < np; part++) {
 		size_t na = cg_profile_arc_count(s->p, part);
+		uint32_t *items = malloc((na ? na : 1) * sizeof *items);
+		if (!items)
+			return CG_ENOMEM;
+		s->arc_items[part] = items;
 		for (size_t i = 0; i < na; i++) {
-			uint32_t idx;
-			int rc = arc_item(d, s, cg_profile_arc(s->p, part, i), &idx);
+			int rc = arc_item(d, s, cg_profile_arc(s->p, part, i), &items[i]);
 			if (rc < 0)
 				return rc;
+			if (rc)
+				items[i] = DIFF_NO_ITEM;
 		}
 	}
 	return 0;
+}
+
+static void release_arc_items(struct diff_side *s)
+{
+	for (size_t part = 0; s->arc_items && part < s->nparts; part++)
+		free(s->arc_items[part]);
+	free(s->arc_items);
+	s->arc_items = NULL;
 }
 
 /* ---- events -------------------------------------------------------------------------- */
@@ -651,9 +668,9 @@ static int accumulate_part(cg_diff *d, struct diff_scope *sc, int side,
 	size_t na = cg_profile_arc_count(p, part);
 	for (size_t i = 0; i < na; i++) {
 		const cg_arc *a = cg_profile_arc(p, part, i);
-		uint32_t idx;
+		uint32_t idx = s->arc_items[part][i];
 		int over = a->caller != a->callee && cg_checked_add_u64(&incoming[a->callee], a->count);
-		if (!over && arc_item(d, s, a, &idx))
+		if (!over && idx == DIFF_NO_ITEM)
 			continue;
 		over = over || cg_checked_add_u64(&sc->acount[side][idx], a->count);
 		if (a->inclusive && !over) {
@@ -908,7 +925,7 @@ int cg_diff_new(cg_diff **out, const cg_profile *base, const cg_profile *new_pro
 			rc = match_functions(d, s, (struct diff_side *)cg_diff_run_side(d, s, r), err);
 	for (int s = 0; s < 2 && !rc; s++)
 		for (size_t r = 0; r < d->nruns[s] && !rc; r++)
-			if ((rc = match_arcs(d, cg_diff_run_side(d, s, r))))
+			if ((rc = match_arcs(d, (struct diff_side *)cg_diff_run_side(d, s, r))))
 				cg_error_set(err, rc, "out of memory");
 	if (!rc && mark_duplicate_names(d))
 		rc = cg_error_set(err, CG_ENOMEM, "out of memory");
@@ -931,7 +948,9 @@ void cg_diff_free(cg_diff *d)
 	for (int s = 0; s < 2; s++) {
 		free(d->side[s].item_of);
 		free(d->side[s].cycle_of);
+		release_arc_items(&d->side[s]);
 		for (size_t r = 0; d->more[s] && r + 1 < d->nruns[s]; r++) {
+			release_arc_items(&d->more[s][r]);
 			free(d->more[s][r].item_of);
 			free(d->more[s][r].cycle_of);
 		}
