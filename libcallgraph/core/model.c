@@ -13,6 +13,7 @@
 #include "budget.h"
 #include "checked.h"
 #include "hashmap.h"
+#include "model_internal.h"
 #include "model_merge.h"
 
 /* ---- growable arrays ------------------------------------------------------ */
@@ -354,26 +355,55 @@ static int fn_index_ready(cg_profile *p)
 	return 0;
 }
 
+/* Adds *fn, whose strings are already the profile's interned ones, under
+ * its identity hash h. */
+static int add_interned_function(cg_profile *p, const cg_function *fn, uint64_t h, cg_fid *out)
+{
+	if (p->nfuncs >= CG_NO_FUNC - 1)
+		return CG_EUSAGE;
+	if (grow((void **)&p->funcs, &p->funccap, p->nfuncs + 1, sizeof *p->funcs))
+		return CG_ENOMEM;
+	cg_fid f = (cg_fid)p->nfuncs;
+	if (fn_index_ready(p) || cg_hashmap_add(&p->fn_index, h, f))
+		return CG_ENOMEM;
+	p->nfuncs++;
+	p->funcs[f] = *fn;
+	if (out)
+		*out = f;
+	return 0;
+}
+
 int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
 {
 	if (!fn->name || p->nfuncs >= CG_NO_FUNC - 1)
 		return CG_EUSAGE;
-	if (grow((void **)&p->funcs, &p->funccap, p->nfuncs + 1, sizeof *p->funcs))
-		return CG_ENOMEM;
 	cg_function copy = *fn;
 	copy.name = cg_profile_intern(p, fn->name);
 	copy.object = cg_profile_intern(p, fn->object);
 	copy.file = cg_profile_intern(p, fn->file);
 	if (!copy.name || (fn->object && !copy.object) || (fn->file && !copy.file))
 		return CG_ENOMEM;
-	cg_fid f = (cg_fid)p->nfuncs;
-	if (fn_index_ready(p) || cg_hashmap_add(&p->fn_index, fn_identity_hash(copy.name, copy.object, copy.file), f))
+	return add_interned_function(p, &copy, fn_identity_hash(copy.name, copy.object, copy.file),
+				     out);
+}
+
+int cg_profile_intern_function_interned(cg_profile *p, const char *n, const char *o,
+					const char *fl, cg_fid *out)
+{
+	size_t cursor = 0;
+	uint32_t f;
+	if (fn_index_ready(p))
 		return CG_ENOMEM;
-	p->nfuncs++;
-	p->funcs[f] = copy;
-	if (out)
-		*out = f;
-	return 0;
+	uint64_t h = fn_identity_hash(n, o, fl);
+	while (cg_hashmap_next(&p->fn_index, h, &cursor, &f)) {
+		const cg_function *c = &p->funcs[f];
+		if (c->name == n && c->object == o && c->file == fl) {
+			*out = f;
+			return 0;
+		}
+	}
+	cg_function fn = { .name = n, .object = o, .file = fl };
+	return add_interned_function(p, &fn, h, out);
 }
 
 int cg_profile_intern_function(cg_profile *p, const char *name, const char *object,
@@ -384,19 +414,7 @@ int cg_profile_intern_function(cg_profile *p, const char *name, const char *obje
 	const char *fl = cg_profile_intern(p, file);
 	if (!n || (object && !o) || (file && !fl))
 		return CG_ENOMEM;
-	size_t cursor = 0;
-	uint32_t f;
-	if (fn_index_ready(p))
-		return CG_ENOMEM;
-	while (cg_hashmap_next(&p->fn_index, fn_identity_hash(n, o, fl), &cursor, &f)) {
-		const cg_function *c = &p->funcs[f];
-		if (c->name == n && c->object == o && c->file == fl) {
-			*out = f;
-			return 0;
-		}
-	}
-	cg_function fn = { .name = n, .object = o, .file = fl };
-	return cg_profile_add_function(p, &fn, out);
+	return cg_profile_intern_function_interned(p, n, o, fl, out);
 }
 
 size_t cg_profile_function_count(const cg_profile *p)

@@ -22,6 +22,7 @@
 #include "checked.h"
 #include "hashmap.h"
 #include "linereader.h"
+#include "model_internal.h"
 
 #define MAX_POSITIONS 3
 
@@ -599,9 +600,11 @@ static int cost_line(struct cr *c, const char *s)
 	return 0;
 }
 
+/* name, ob and fl come from parse_name: already interned in c->p */
 static int intern_fn(struct cr *c, const char *name, const char *ob, const char *fl, cg_fid *out)
 {
-	if (cg_profile_intern_function(c->p, name, known_or_null(ob), known_or_null(fl), out))
+	if (cg_profile_intern_function_interned(c->p, name, known_or_null(ob), known_or_null(fl),
+						out))
 		return oom(c);
 	return 0;
 }
