@@ -17,6 +17,7 @@
 
 #include "callgraph.h"
 #include "cgconvert_gprof.h"
+#include "max_memory.h"
 
 static const char *prog = "cgconvert";
 
@@ -34,6 +35,8 @@ static void usage(FILE *out)
 		"  --event=NAME           the event to show (default: the first)\n"
 		"  --no-fprof-suspend-self  fprof traces: keep fprof's zero self time for suspend\n"
 		"  --fprof-suspend-self   fprof traces: suspend's waiting time as self time (default)\n"
+		"  --max-memory=MB        fail (exit 3) when reading needs more (N, NK, NM, NG;\n"
+		"                         default: half the physical memory; 0: no limit)\n"
 		"callgrind:\n"
 		"  --split-parts          one Callgrind part per thread/process (default: summed)\n"
 		"  --merge-parts          sum the parts into one (the default)\n"
@@ -158,7 +161,7 @@ static int exit_for(int code)
 }
 
 enum { OPT_EXE = 256, OPT_TRANSPARENT, OPT_EVENT, OPT_MERGE, OPT_FPROF, OPT_ESTIMATE,
-       OPT_SUSPEND_SELF, OPT_VERSION, OPT_SPLIT, OPT_NO_SUSPEND_SELF };
+       OPT_SUSPEND_SELF, OPT_VERSION, OPT_SPLIT, OPT_NO_SUSPEND_SELF, OPT_MAX_MEMORY };
 
 /* Whether the output is one of gprof's reports. */
 static int is_gprof_report(const char *to)
@@ -236,6 +239,7 @@ static int run(int argc, char **argv, const char **transparent)
 		{ "fprof-suspend-self", no_argument, NULL, OPT_SUSPEND_SELF },
 		{ "split-parts", no_argument, NULL, OPT_SPLIT },
 		{ "no-fprof-suspend-self", no_argument, NULL, OPT_NO_SUSPEND_SELF },
+		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
@@ -263,6 +267,8 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 {
 	cg_read_options ropts = CG_READ_OPTIONS_INIT;
 	cg_write_options wopts = CG_WRITE_OPTIONS_INIT;
+	uint64_t max_memory = max_memory_default();
+	max_memory_init();
 	const char *to = NULL;
 	char names[512];
 	const char *output = "-";
@@ -334,6 +340,13 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 		case OPT_NO_SUSPEND_SELF:
 			ropts.fprof_suspend_self = 0;
 			break;
+		case OPT_MAX_MEMORY:
+			if (max_memory_parse(optarg, &max_memory)) {
+				fprintf(stderr, "%s: --max-memory: '%s' is not a size in MB "
+					"(N, NK, NM, NG; 0: no limit)\n", prog, optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -397,6 +410,7 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 
 	cg_error err = CG_ERROR_INIT;
 	cg_profile *p = NULL;
+	cg_set_memory_limit(max_memory);
 	rc = cg_read_files(&p, inputs, ninputs, &ropts, &err);
 	if (rc == 0 && !run_report_usable(p, ninputs == 1 ? inputs[0] : "the inputs")) {
 		cg_profile_free(p);
@@ -409,10 +423,13 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 		p = t;
 	}
 	if (rc) {
-		fprintf(stderr, "%s: %s\n", prog, err.message);
+		fprintf(stderr, "%s: %s%s\n", prog, err.message, max_memory_hint());
 		cg_profile_free(p);
 		return exit_for(rc);
 	}
+	/* only read from now on: free the tables that adding needed, which
+	 * leaves the writers room */
+	cg_profile_compact(p);
 	if ((rc = check_gmon_match(p, inputs[0])) != 0) {
 		cg_profile_free(p);
 		return rc;

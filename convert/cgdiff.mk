@@ -1,6 +1,6 @@
 # convert/cgdiff.mk — cgdiff (compare two profiles, gate CI); included by
 # convert/module.mk.
-$(eval $(call cg_tool_link,cgdiff,$(B)/convert/cgdiff.o))
+$(eval $(call cg_tool_link,cgdiff,$(B)/convert/cgdiff.o $(B)/convert/max_memory.o))
 
 # make bench: time cgdiff on two generated 40k-function profiles.
 bench-diff: $(B)/bin/cgdiff $(LIB_SHARED)

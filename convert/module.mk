@@ -1,5 +1,5 @@
 # convert/: cgconvert (any input to any output).
-$(eval $(call cg_tool_link,cgconvert,$(B)/convert/cgconvert.o $(B)/convert/cgconvert_gprof.o $(B)/convert/gprof_view.o))
+$(eval $(call cg_tool_link,cgconvert,$(B)/convert/cgconvert.o $(B)/convert/cgconvert_gprof.o $(B)/convert/gprof_view.o $(B)/convert/max_memory.o))
 include convert/cgdiff.mk
 
 # make bench (converter part): gmon -> Callgrind / XML on the 40k-function

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cgprof_views.h"
+#include "../convert/max_memory.h"
 
 static void warn(void *ctx, const cg_diagnostic *d)
 {
@@ -27,6 +28,10 @@ int cgprof_views_run(const char *whoami, char **argv, const char *executable,
 	/* fprof traces: suspend's waiting time as its self time, so the
 	 * report's times add up to the traced time (docs/fprof.md) */
 	ropts.fprof_suspend_self = 1;
+	/* gprof's command line has no room for --max-memory: the tools'
+	 * default budget, half of the physical memory, bounds the reading */
+	max_memory_init();
+	cg_set_memory_limit(max_memory_default());
 	int rc = cg_read_files(&p, (const char *const *)inputs, ninputs, &ropts, &err);
 	if (!rc)
 		rc = gprof_view_print(p, view, stdout, &err);

@@ -25,5 +25,5 @@ BENCH_TARGETS += bench-lines
 .PHONY: bench-lines
 # cgprof-all: cgprof for every format the library reads (cgprof hands
 # non-gmon inputs over to it).
-$(eval $(call cg_tool_link,cgprof-all,$(B)/gmon/cgprof.o $(B)/gmon/cgprof_views.o $(B)/convert/gprof_view.o))
+$(eval $(call cg_tool_link,cgprof-all,$(B)/gmon/cgprof.o $(B)/gmon/cgprof_views.o $(B)/convert/gprof_view.o $(B)/convert/max_memory.o))
 $(B)/bin/cgprof-all: TOOL_LIBS += -liberty

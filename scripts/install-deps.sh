@@ -23,6 +23,7 @@ packages=(
   golang-go                                        # go tool pprof: checks our pprof files
   linux-perf                                       # perf record/script/report: perf inputs
   python3-scipy                                    # reference Mann-Whitney p-values (tests/diff-runs.t)
+  clang libclang-rt-dev                            # make fuzz: libFuzzer (clang -fsanitize=fuzzer)
 )
 # npm for speedscope; a machine with its own Node.js (and npm) keeps it.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

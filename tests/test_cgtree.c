@@ -181,6 +181,20 @@ static void test_errors(void)
 		check(strstr(err.message, cases[i].msg) != NULL);
 		check(strncmp(err.message, "t.cgtree:", 9) == 0);
 		cg_profile_free(p);
+		/* the streaming reader (files, pipes) says the same */
+		char buf[8192];
+		snprintf(buf, sizeof buf, "%s%s", header, cases[i].body);
+		FILE *in = fmemopen(buf, strlen(buf), "r");
+		check(in != NULL);
+		check_int(cg_profile_new(&p), ==, 0);
+		cg_error serr = CG_ERROR_INIT;
+		check_int(cg_read_cgtree_stream(p, in, "t.cgtree", &serr), ==, CG_EFORMAT);
+		if (!strstr(serr.message, cases[i].msg))
+			printf("# case %zu (stream): message \"%s\", wanted \"%s\"\n", i,
+			       serr.message, cases[i].msg);
+		check(strstr(serr.message, cases[i].msg) != NULL);
+		fclose(in);
+		cg_profile_free(p);
 	}
 	cg_profile *p;
 	cg_error err = CG_ERROR_INIT;

@@ -194,6 +194,81 @@ static void test_output_is_atomic(void)
 	rmdir(dir);
 }
 
+/* After cg_profile_compact the profile reads and grows as before: the
+ * freed lookup tables come back when adding or looking up needs them. */
+static void test_compact_keeps_lookups(void)
+{
+	cg_profile *p;
+	check_int(cg_profile_new(&p), ==, 0);
+	check_int(cg_profile_add_event(p, "Ir", NULL, 0), ==, 0);
+	cg_fid f[50];
+	char name[16];
+	for (int i = 0; i < 50; i++) {
+		snprintf(name, sizeof name, "f%d", i);
+		check_int(cg_profile_intern_function(p, name, "obj", NULL, &f[i]), ==, 0);
+	}
+	cg_cost one[1] = { 1 };
+	for (int i = 1; i < 50; i++)
+		check_int(cg_profile_add_arc(p, 0, f[i - 1], f[i], 2, one, NULL), ==, 0);
+	cg_nid a, b, c;
+	check_int(cg_profile_node_child(p, 0, 0, f[0], &a), ==, 0);
+	check_int(cg_profile_node_child(p, 0, a, f[1], &b), ==, 0);
+	cg_profile_compact(p);
+	check_int(cg_profile_find_arc(p, 0, f[10], f[11]), ==, 10);
+	check_int(cg_profile_find_arc(p, 0, f[11], f[10]), ==, -1);
+	cg_fid again;
+	check_int(cg_profile_intern_function(p, "f7", "obj", NULL, &again), ==, 0);
+	check_int(again, ==, f[7]);
+	check_int(cg_profile_function_count(p), ==, 50);
+	size_t idx;
+	check_int(cg_profile_add_arc(p, 0, f[3], f[4], 5, one, &idx), ==, 0);
+	check_int(idx, ==, 3);
+	check_int(cg_profile_arc(p, 0, 3)->count, ==, 7);
+	check_int(cg_profile_arc(p, 0, 3)->inclusive[0], ==, 2);
+	check_int(cg_profile_arc_count(p, 0), ==, 49);
+	check_int(cg_profile_node_child(p, 0, a, f[1], &c), ==, 0);
+	check_int(c, ==, b);
+	check_int(cg_profile_node_count(p, 0), ==, 3);
+	cg_profile_free(p);
+}
+
+/* The memory budget refuses growth past it and says so; without a limit
+ * nothing is refused. */
+static void test_memory_limit(void)
+{
+	cg_set_memory_limit(1024 * 1024);
+	check_int(cg_memory_limit(), ==, 1024 * 1024);
+	cg_profile *p;
+	if (cg_profile_new(&p) != 0) {
+		check(!"cg_profile_new within a 1 MB budget");
+		cg_set_memory_limit(0);
+		return;
+	}
+	int rc = 0;
+	char name[32];
+	for (int i = 0; i < 100000 && !rc; i++) {
+		snprintf(name, sizeof name, "function_%d", i);
+		cg_fid f;
+		rc = cg_profile_intern_function(p, name, NULL, NULL, &f);
+	}
+	check_int(rc, ==, CG_ENOMEM);
+	check(cg_memory_limit_hit());
+	check(cg_profile_function_count(p) < 100000);
+	cg_profile_free(p);
+	cg_set_memory_limit(0);
+	check(!cg_memory_limit_hit());
+	check_int(cg_profile_new(&p), ==, 0);
+	rc = 0;
+	for (int i = 0; i < 100000 && !rc; i++) {
+		snprintf(name, sizeof name, "function_%d", i);
+		cg_fid f;
+		rc = cg_profile_intern_function(p, name, NULL, NULL, &f);
+	}
+	check_int(rc, ==, 0);
+	check_int(cg_profile_function_count(p), ==, 100000);
+	cg_profile_free(p);
+}
+
 int main(void)
 {
 	TEST(test_strings_are_interned(), "strings are interned once");
@@ -203,5 +278,7 @@ int main(void)
 	TEST(test_derive_from_tree_charges_outermost_only(), "call tree: inclusive charged at the outermost instance");
 	TEST(test_merge_parts_sums_everything(), "merging parts sums costs, arcs and trees");
 	TEST(test_output_is_atomic(), "output files appear only on commit");
+	TEST(test_compact_keeps_lookups(), "after cg_profile_compact lookups and additions still work");
+	TEST(test_memory_limit(), "cg_set_memory_limit refuses growth past the budget");
 	return tap_done();
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "budget.h"
 
 /* Small requests share chunks of this size; a request above a quarter of
  * it gets a block of its own, so a chunk never wastes more than a quarter. */
@@ -25,9 +26,13 @@ void *cg_arena_alloc(cg_arena *a, size_t size)
 	struct cg_arena_chunk *c = a->head;
 	if (!c || c->size - c->used < size) {
 		size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-		struct cg_arena_chunk *n = malloc(sizeof *n + want);
-		if (!n)
+		if (cg_budget_take(sizeof(struct cg_arena_chunk) + want))
 			return NULL;
+		struct cg_arena_chunk *n = malloc(sizeof *n + want);
+		if (!n) {
+			cg_budget_give(sizeof *n + want);
+			return NULL;
+		}
 		n->size = want;
 		n->used = 0;
 		if (c && want != ARENA_CHUNK) {
@@ -62,6 +67,7 @@ void cg_arena_release(cg_arena *a)
 	struct cg_arena_chunk *c = a->head;
 	while (c) {
 		struct cg_arena_chunk *n = c->next;
+		cg_budget_give(sizeof *c + c->size);
 		free(c);
 		c = n;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "budget.h"
 #include "callgraph/common.h"
 
 int cg_array_grow(void **ptr, size_t *cap, size_t need, size_t elem, size_t first)
@@ -21,9 +22,14 @@ int cg_array_grow(void **ptr, size_t *cap, size_t need, size_t elem, size_t firs
 	size_t bytes;
 	if (elem && __builtin_mul_overflow(n, elem, &bytes))
 		return CG_ENOMEM;
-	void *p = realloc(*ptr, elem ? bytes : 1);
-	if (!p)
+	size_t added = (n - *cap) * elem;
+	if (cg_budget_take(added))
 		return CG_ENOMEM;
+	void *p = realloc(*ptr, elem ? bytes : 1);
+	if (!p) {
+		cg_budget_give(added);
+		return CG_ENOMEM;
+	}
 	memset((char *)p + *cap * elem, 0, (n - *cap) * elem);
 	*ptr = p;
 	*cap = n;

@@ -4,58 +4,59 @@
 #include <stdlib.h>
 
 #include "callgraph/common.h"
+#include "budget.h"
 #include "hashmap.h"
+
+static inline uint64_t slot_key(const struct cg_hashmap_slot *s)
+{
+	return (uint64_t)s->key_hi << 32 | s->key_lo;
+}
+
+static inline void set_slot(struct cg_hashmap_slot *s, uint64_t key, uint32_t stored)
+{
+	s->key_lo = (uint32_t)key;
+	s->key_hi = (uint32_t)(key >> 32);
+	s->value = stored;
+}
 
 int cg_hashmap_get(const struct cg_hashmap *m, uint64_t key, uint32_t *value)
 {
 	if (!m->cap)
 		return 0;
 	size_t mask = m->cap - 1;
-	for (size_t i = cg_hash64(key) & mask; m->values[i]; i = (i + 1) & mask)
-		if (m->keys[i] == key) {
-			*value = m->values[i] - 1;
+	const struct cg_hashmap_slot *s = m->slots;
+	for (size_t i = cg_hash64(key) & mask; s[i].value; i = (i + 1) & mask)
+		if (slot_key(&s[i]) == key) {
+			*value = s[i].value - 1;
 			return 1;
 		}
 	return 0;
-}
-
-static void insert_slot(uint64_t *keys, uint32_t *values, size_t cap, uint64_t key,
-			uint32_t stored)
-{
-	size_t mask = cap - 1;
-	size_t i = cg_hash64(key) & mask;
-	while (values[i] && keys[i] != key)
-		i = (i + 1) & mask;
-	keys[i] = key;
-	values[i] = stored;
 }
 
 static int reserve_one(struct cg_hashmap *m)
 {
 	if ((m->count + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 64;
-		uint64_t *keys = calloc(cap, sizeof *keys);
-		uint32_t *values = calloc(cap, sizeof *values);
-		if (!keys || !values) {
-			free(keys);
-			free(values);
+		if (cg_budget_take(cap * sizeof(struct cg_hashmap_slot)))
+			return CG_ENOMEM;
+		struct cg_hashmap_slot *slots = calloc(cap, sizeof *slots);
+		if (!slots) {
+			cg_budget_give(cap * sizeof *slots);
 			return CG_ENOMEM;
 		}
 		/* first free slot: the old entries are already distinct,
 		 * or deliberately repeated (cg_hashmap_add) */
 		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->values[i])
+			if (!m->slots[i].value)
 				continue;
-			size_t j = cg_hash64(m->keys[i]) & (cap - 1);
-			while (values[j])
+			size_t j = cg_hash64(slot_key(&m->slots[i])) & (cap - 1);
+			while (slots[j].value)
 				j = (j + 1) & (cap - 1);
-			keys[j] = m->keys[i];
-			values[j] = m->values[i];
+			slots[j] = m->slots[i];
 		}
-		free(m->keys);
-		free(m->values);
-		m->keys = keys;
-		m->values = values;
+		free(m->slots);
+		cg_budget_give(m->cap * sizeof *slots);
+		m->slots = slots;
 		m->cap = cap;
 	}
 	return 0;
@@ -65,10 +66,13 @@ int cg_hashmap_put(struct cg_hashmap *m, uint64_t key, uint32_t value)
 {
 	if (reserve_one(m))
 		return CG_ENOMEM;
-	uint32_t old;
-	if (!cg_hashmap_get(m, key, &old))
+	size_t mask = m->cap - 1;
+	size_t i = cg_hash64(key) & mask;
+	while (m->slots[i].value && slot_key(&m->slots[i]) != key)
+		i = (i + 1) & mask;
+	if (!m->slots[i].value)
 		m->count++;
-	insert_slot(m->keys, m->values, m->cap, key, value + 1);
+	set_slot(&m->slots[i], key, value + 1);
 	return 0;
 }
 
@@ -78,10 +82,9 @@ int cg_hashmap_add(struct cg_hashmap *m, uint64_t key, uint32_t value)
 		return CG_ENOMEM;
 	size_t mask = m->cap - 1;
 	size_t i = cg_hash64(key) & mask;
-	while (m->values[i])
+	while (m->slots[i].value)
 		i = (i + 1) & mask;
-	m->keys[i] = key;
-	m->values[i] = value + 1;
+	set_slot(&m->slots[i], key, value + 1);
 	m->count++;
 	return 0;
 }
@@ -91,11 +94,12 @@ int cg_hashmap_next(const struct cg_hashmap *m, uint64_t key, size_t *cursor, ui
 	if (!m->cap)
 		return 0;
 	size_t mask = m->cap - 1;
+	const struct cg_hashmap_slot *s = m->slots;
 	/* *cursor counts the slots of key's probe run already looked at */
-	for (size_t i = (cg_hash64(key) + *cursor) & mask; m->values[i]; i = (i + 1) & mask) {
+	for (size_t i = (cg_hash64(key) + *cursor) & mask; s[i].value; i = (i + 1) & mask) {
 		++*cursor;
-		if (m->keys[i] == key) {
-			*value = m->values[i] - 1;
+		if (slot_key(&s[i]) == key) {
+			*value = s[i].value - 1;
 			return 1;
 		}
 	}
@@ -104,9 +108,8 @@ int cg_hashmap_next(const struct cg_hashmap *m, uint64_t key, size_t *cursor, ui
 
 void cg_hashmap_release(struct cg_hashmap *m)
 {
-	free(m->keys);
-	free(m->values);
-	m->keys = NULL;
-	m->values = NULL;
+	free(m->slots);
+	cg_budget_give(m->cap * sizeof *m->slots);
+	m->slots = NULL;
 	m->count = m->cap = 0;
 }

@@ -18,9 +18,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A key and its value share a slot, so a lookup touches one cache line
+ * (with 200k functions the tables no longer fit in the caches and every
+ * probe into a separate value array was a second miss).  The key is kept
+ * as two halves so a slot takes 12 bytes, not a padded 16. */
+struct cg_hashmap_slot {
+	uint32_t key_lo, key_hi;
+	uint32_t value;     /* value + 1; 0 marks an empty slot */
+};
+
 struct cg_hashmap {
-	uint64_t *keys;
-	uint32_t *values;   /* value + 1; 0 marks an empty slot */
+	struct cg_hashmap_slot *slots;
 	size_t count, cap;  /* cap is 0 or a power of two */
 };
 

@@ -79,7 +79,9 @@ int cg_line_reader_next(cg_line_reader *r, char **line, size_t *len, cg_error *e
 {
 	size_t scanned = 0;   /* bytes of the current line known to hold no '\n' */
 	for (;;) {
-		char *from = r->buf + r->start;
+		/* no buffer before the first refill (arithmetic on NULL is
+		 * undefined, even adding 0: clang's UBSan in make fuzz) */
+		char *from = r->buf ? r->buf + r->start : NULL;
 		size_t have = r->end - r->start;
 		char *nl = have > scanned ? memchr(from + scanned, '\n', have - scanned) : NULL;
 		if (nl || (r->at_eof && have > 0)) {
@@ -91,6 +93,7 @@ int cg_line_reader_next(cg_line_reader *r, char **line, size_t *len, cg_error *e
 			from[nl ? n - 1 : n] = 0;
 			*line = from;
 			*len = nl ? n - 1 : n;
+			r->unterminated = !nl;
 			r->start += n;
 			r->offset += n;
 			r->line++;

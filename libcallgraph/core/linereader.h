@@ -28,6 +28,7 @@ typedef struct cg_line_reader {
 	int at_eof;
 	uint64_t offset;     /* byte offset of buf[start] in the input */
 	uint64_t line;       /* number of the last line returned */
+	int unterminated;    /* the last line returned had no '\n' (end of input) */
 } cg_line_reader;
 
 void cg_line_reader_init(cg_line_reader *r, FILE *in, const char *name, size_t max_line);

@@ -2,6 +2,7 @@
  * model.c — the profile model: arena, string table, events, functions,
  * parts (self costs, arcs, call trees), derived data from call trees.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,10 @@
 #include "array.h"
 #include "callgraph.h"
 #include "arena.h"
+#include "budget.h"
 #include "checked.h"
 #include "hashmap.h"
+#include "model_internal.h"
 #include "model_merge.h"
 #include "positions.h"
 
@@ -43,7 +46,12 @@ struct part {
 	cg_node *nodes;
 	cg_nid *last_child;
 	size_t nnodes, nodecap, lastcap;
-	struct cg_hashmap node_index;  /* parent<<32|func -> node */
+	/* parent<<32|func -> node, for nodes 1..node_indexed-1: built on the
+	 * first cg_profile_node_child and brought up to date by each, so
+	 * readers that only append nodes (cgtree, fprof) never pay for it
+	 * (50 MB for a 2M-node tree) */
+	struct cg_hashmap node_index;
+	size_t node_indexed;
 	struct cg_pos_part *pos;       /* positions (positions.c), NULL without */
 };
 
@@ -61,6 +69,11 @@ struct cg_profile {
 	cg_function *funcs;
 	size_t nfuncs, funccap;
 	struct cg_hashmap fn_index;    /* identity hash -> fid */
+	/* cg_profile_compact frees fn_index and the parts' arc and node
+	 * indexes; they are rebuilt when next needed (an index is current
+	 * when it holds as many entries as there are functions or arcs).
+	 * cg_profile_find_arc, a reader, rebuilds under this lock. */
+	pthread_mutex_t index_lock;
 
 	struct part *parts;
 	size_t nparts, partcap;
@@ -88,6 +101,7 @@ int cg_profile_new(cg_profile **out)
 	cg_profile *p = calloc(1, sizeof *p);
 	if (!p)
 		return CG_ENOMEM;
+	pthread_mutex_init(&p->index_lock, NULL);
 	unsigned part;
 	if (cg_profile_add_part(p, "", &part) != 0) {
 		cg_profile_free(p);   /* the part array or string table may exist */
@@ -97,8 +111,12 @@ int cg_profile_new(cg_profile **out)
 	return 0;
 }
 
-static void part_release(struct part *pt)
+static void part_release(struct part *pt, size_t nev)
 {
+	/* what the growth of these arrays took from the memory budget */
+	cg_budget_give(pt->metacap * sizeof *pt->meta + 2 * pt->fcap * (nev ? nev : 1) * sizeof(cg_cost) +
+		       pt->arccap * sizeof *pt->arcs + pt->nodecap * sizeof *pt->nodes +
+		       pt->lastcap * sizeof *pt->last_child);
 	free(pt->meta);
 	free(pt->self);
 	free(pt->exact);
@@ -118,7 +136,9 @@ void cg_profile_free(cg_profile *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nparts; i++)
-		part_release(&p->parts[i]);
+		part_release(&p->parts[i], p->nev);
+	cg_budget_give(p->partcap * sizeof *p->parts + p->strcap * sizeof *p->strings +
+		       p->funccap * sizeof *p->funcs + p->metacap * sizeof *p->meta);
 	free(p->parts);
 	free(p->strings);
 	cg_hashmap_release(&p->string_index);
@@ -128,6 +148,7 @@ void cg_profile_free(cg_profile *p)
 	cg_hashmap_release(&p->meta_index);
 	free(p->run);
 	cg_arena_release(&p->arena);
+	pthread_mutex_destroy(&p->index_lock);
 	free(p);
 }
 
@@ -339,26 +360,72 @@ static uint64_t fn_identity_hash(const char *name, const char *object, const cha
 	return cg_hash_bytes(CG_HASH_INIT, identity, sizeof identity);
 }
 
+/* Rebuilds the function index after cg_profile_compact. */
+static int fn_index_ready(cg_profile *p)
+{
+	if (p->fn_index.count == p->nfuncs)
+		return 0;
+	cg_hashmap_release(&p->fn_index);
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const cg_function *fn = &p->funcs[f];
+		if (cg_hashmap_add(&p->fn_index, fn_identity_hash(fn->name, fn->object, fn->file),
+				   (uint32_t)f)) {
+			cg_hashmap_release(&p->fn_index);
+			return CG_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Adds *fn, whose strings are already the profile's interned ones, under
+ * its identity hash h. */
+static int add_interned_function(cg_profile *p, const cg_function *fn, uint64_t h, cg_fid *out)
+{
+	if (p->nfuncs >= CG_NO_FUNC - 1)
+		return CG_EUSAGE;
+	if (grow((void **)&p->funcs, &p->funccap, p->nfuncs + 1, sizeof *p->funcs))
+		return CG_ENOMEM;
+	cg_fid f = (cg_fid)p->nfuncs;
+	if (fn_index_ready(p) || cg_hashmap_add(&p->fn_index, h, f))
+		return CG_ENOMEM;
+	p->nfuncs++;
+	p->funcs[f] = *fn;
+	if (out)
+		*out = f;
+	return 0;
+}
+
 int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
 {
 	if (!fn->name || p->nfuncs >= CG_NO_FUNC - 1)
 		return CG_EUSAGE;
-	if (grow((void **)&p->funcs, &p->funccap, p->nfuncs + 1, sizeof *p->funcs))
-		return CG_ENOMEM;
 	cg_function copy = *fn;
 	copy.name = cg_profile_intern(p, fn->name);
 	copy.object = cg_profile_intern(p, fn->object);
 	copy.file = cg_profile_intern(p, fn->file);
 	if (!copy.name || (fn->object && !copy.object) || (fn->file && !copy.file))
 		return CG_ENOMEM;
-	cg_fid f = (cg_fid)p->nfuncs;
-	if (cg_hashmap_add(&p->fn_index, fn_identity_hash(copy.name, copy.object, copy.file), f))
+	return add_interned_function(p, &copy, fn_identity_hash(copy.name, copy.object, copy.file),
+				     out);
+}
+
+int cg_profile_intern_function_interned(cg_profile *p, const char *n, const char *o,
+					const char *fl, cg_fid *out)
+{
+	size_t cursor = 0;
+	uint32_t f;
+	if (fn_index_ready(p))
 		return CG_ENOMEM;
-	p->nfuncs++;
-	p->funcs[f] = copy;
-	if (out)
-		*out = f;
-	return 0;
+	uint64_t h = fn_identity_hash(n, o, fl);
+	while (cg_hashmap_next(&p->fn_index, h, &cursor, &f)) {
+		const cg_function *c = &p->funcs[f];
+		if (c->name == n && c->object == o && c->file == fl) {
+			*out = f;
+			return 0;
+		}
+	}
+	cg_function fn = { .name = n, .object = o, .file = fl };
+	return add_interned_function(p, &fn, h, out);
 }
 
 int cg_profile_intern_function(cg_profile *p, const char *name, const char *object,
@@ -369,17 +436,7 @@ int cg_profile_intern_function(cg_profile *p, const char *name, const char *obje
 	const char *fl = cg_profile_intern(p, file);
 	if (!n || (object && !o) || (file && !fl))
 		return CG_ENOMEM;
-	size_t cursor = 0;
-	uint32_t f;
-	while (cg_hashmap_next(&p->fn_index, fn_identity_hash(n, o, fl), &cursor, &f)) {
-		const cg_function *c = &p->funcs[f];
-		if (c->name == n && c->object == o && c->file == fl) {
-			*out = f;
-			return 0;
-		}
-	}
-	cg_function fn = { .name = n, .object = o, .file = fl };
-	return cg_profile_add_function(p, &fn, out);
+	return cg_profile_intern_function_interned(p, n, o, fl, out);
 }
 
 size_t cg_profile_function_count(const cg_profile *p)
@@ -487,6 +544,9 @@ static int part_cover(cg_profile *p, struct part *pt)
 		n *= 2;
 	/* n * nev * sizeof(cg_cost) bounds every array below */
 	if (n < cap || cg_checked_mul_size(n, nev * sizeof(cg_cost), &bytes))
+		return CG_ENOMEM;
+	/* the self array, and as much again for the optional ones */
+	if (cg_budget_take(2 * (n - cap) * nev * sizeof(cg_cost)))
 		return CG_ENOMEM;
 	cg_cost *self = realloc(pt->self, bytes);
 	if (!self)
@@ -685,6 +745,32 @@ static cg_cost *new_cost_vector(cg_profile *p)
 	return cg_arena_alloc(&p->arena, (p->nev ? p->nev : 1) * sizeof(cg_cost));
 }
 
+/* Rebuilds a part's arc index after cg_profile_compact. */
+static int arc_index_ready(struct part *pt)
+{
+	if (pt->arc_index.count == pt->narcs)
+		return 0;
+	cg_hashmap_release(&pt->arc_index);
+	for (size_t i = 0; i < pt->narcs; i++)
+		if (cg_hashmap_put(&pt->arc_index,
+				   (uint64_t)pt->arcs[i].caller << 32 | pt->arcs[i].callee, (uint32_t)i)) {
+			cg_hashmap_release(&pt->arc_index);
+			return CG_ENOMEM;
+		}
+	return 0;
+}
+
+void cg_profile_compact(cg_profile *p)
+{
+	cg_hashmap_release(&p->fn_index);
+	for (size_t i = 0; i < p->nparts; i++) {
+		struct part *pt = &p->parts[i];
+		cg_hashmap_release(&pt->arc_index);
+		cg_hashmap_release(&pt->node_index);
+		pt->node_indexed = 0;
+	}
+}
+
 int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid callee,
 		       uint64_t count, const cg_cost *inclusive, size_t *out_index)
 {
@@ -694,6 +780,8 @@ int cg_profile_add_arc(cg_profile *p, unsigned part, cg_fid caller, cg_fid calle
 	uint64_t key = (uint64_t)caller << 32 | callee;
 	uint32_t idx;
 	cg_arc *a;
+	if (arc_index_ready(pt))
+		return CG_ENOMEM;
 	if (cg_hashmap_get(&pt->arc_index, key, &idx)) {
 		a = &pt->arcs[idx];
 	} else {
@@ -755,9 +843,15 @@ long cg_profile_find_arc(const cg_profile *p, unsigned part, cg_fid caller, cg_f
 	uint32_t idx;
 	if (part >= p->nparts)
 		return -1;
-	if (!cg_hashmap_get(&p->parts[part].arc_index, (uint64_t)caller << 32 | callee, &idx))
-		return -1;
-	return (long)idx;
+	/* A reader: the lock guards the rebuild after cg_profile_compact
+	 * against readers in other threads. */
+	cg_profile *mp = (cg_profile *)p;
+	struct part *pt = &mp->parts[part];
+	pthread_mutex_lock(&mp->index_lock);
+	int found = !arc_index_ready(pt) &&
+		    cg_hashmap_get(&pt->arc_index, (uint64_t)caller << 32 | callee, &idx);
+	pthread_mutex_unlock(&mp->index_lock);
+	return found ? (long)idx : -1;
 }
 
 /* ---- call tree ------------------------------------------------------------------------ */
@@ -796,11 +890,6 @@ static int node_new(cg_profile *p, struct part *pt, cg_nid parent, cg_fid f, cg_
 		else
 			pt->nodes[last].next_sibling = id;
 		pt->last_child[parent] = id;
-		uint64_t key = (uint64_t)parent << 32 | f;
-		uint32_t existing;
-		if (!cg_hashmap_get(&pt->node_index, key, &existing) &&
-		    cg_hashmap_put(&pt->node_index, key, id))
-			return CG_ENOMEM;
 	}
 	*out = id;
 	return 0;
@@ -833,6 +922,17 @@ int cg_profile_node_child(cg_profile *p, unsigned part, cg_nid parent, cg_fid f,
 		return CG_ENOMEM;
 	if (parent >= pt->nnodes)
 		return CG_EUSAGE;
+	/* the first node of each (parent, function) is the one found */
+	for (; pt->node_indexed < pt->nnodes; pt->node_indexed++) {
+		size_t n = pt->node_indexed;
+		if (n == 0)
+			continue;
+		uint64_t key = (uint64_t)pt->nodes[n].parent << 32 | pt->nodes[n].func;
+		uint32_t existing;
+		if (!cg_hashmap_get(&pt->node_index, key, &existing) &&
+		    cg_hashmap_put(&pt->node_index, key, (uint32_t)n))
+			return CG_ENOMEM;
+	}
 	uint32_t idx;
 	if (cg_hashmap_get(&pt->node_index, (uint64_t)parent << 32 | f, &idx)) {
 		*out = idx;

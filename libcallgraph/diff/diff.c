@@ -357,30 +357,30 @@ static const char *relative_file(const struct diff_side *s, const char *file)
 	return file;
 }
 
-static int cmp_item_name(const void *a, const void *b, void *ctx)
-{
-	const cg_diff *d = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(d->funcs[x].name, d->funcs[y].name);
-	return c ? c : (x > y) - (x < y);
-}
-
+/* Items that share a name (same function in different files or objects)
+ * are marked so reports can tell them apart.  Hashed rather than sorted:
+ * with 200k functions the name sort was a twentieth of the comparison. */
 static int mark_duplicate_names(cg_diff *d)
 {
 	size_t n = d->nfuncs;
-	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+	struct cg_hashmap by_name = { 0 };
 	d->dupname = calloc(n ? n : 1, 1);
-	if (!order || !d->dupname) {
-		free(order);
+	if (!d->dupname)
 		return CG_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = d->funcs[i].name;
+		uint64_t h = hash_str(CG_HASH_INIT, name);
+		size_t cursor = 0;
+		uint32_t other;
+		while (cg_hashmap_next(&by_name, h, &cursor, &other))
+			if (strcmp(d->funcs[other].name, name) == 0)
+				d->dupname[other] = d->dupname[i] = 1;
+		if (cg_hashmap_add(&by_name, h, (uint32_t)i)) {
+			cg_hashmap_release(&by_name);
+			return CG_ENOMEM;
+		}
 	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, n, sizeof *order, cmp_item_name, d);
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(d->funcs[order[i]].name, d->funcs[order[i - 1]].name) == 0)
-			d->dupname[order[i]] = d->dupname[order[i - 1]] = 1;
-	free(order);
+	cg_hashmap_release(&by_name);
 	return 0;
 }
 
@@ -443,19 +443,36 @@ static int arc_item(cg_diff *d, const struct diff_side *s, const cg_arc *a, uint
 	return 0;
 }
 
-static int match_arcs(cg_diff *d, const struct diff_side *s)
+static int match_arcs(cg_diff *d, struct diff_side *s)
 {
 	size_t np = cg_profile_part_count(s->p);
+	s->arc_items = calloc(np ? np : 1, sizeof *s->arc_items);
+	if (!s->arc_items)
+		return CG_ENOMEM;
+	s->nparts = np;
 	for (unsigned part = 0; part < np; part++) {
 		size_t na = cg_profile_arc_count(s->p, part);
+		uint32_t *items = malloc((na ? na : 1) * sizeof *items);
+		if (!items)
+			return CG_ENOMEM;
+		s->arc_items[part] = items;
 		for (size_t i = 0; i < na; i++) {
-			uint32_t idx;
-			int rc = arc_item(d, s, cg_profile_arc(s->p, part, i), &idx);
+			int rc = arc_item(d, s, cg_profile_arc(s->p, part, i), &items[i]);
 			if (rc < 0)
 				return rc;
+			if (rc)
+				items[i] = DIFF_NO_ITEM;
 		}
 	}
 	return 0;
+}
+
+static void release_arc_items(struct diff_side *s)
+{
+	for (size_t part = 0; s->arc_items && part < s->nparts; part++)
+		free(s->arc_items[part]);
+	free(s->arc_items);
+	s->arc_items = NULL;
 }
 
 /* ---- events -------------------------------------------------------------------------- */
@@ -651,9 +668,9 @@ static int accumulate_part(cg_diff *d, struct diff_scope *sc, int side,
 	size_t na = cg_profile_arc_count(p, part);
 	for (size_t i = 0; i < na; i++) {
 		const cg_arc *a = cg_profile_arc(p, part, i);
-		uint32_t idx;
+		uint32_t idx = s->arc_items[part][i];
 		int over = a->caller != a->callee && cg_checked_add_u64(&incoming[a->callee], a->count);
-		if (!over && arc_item(d, s, a, &idx))
+		if (!over && idx == DIFF_NO_ITEM)
 			continue;
 		over = over || cg_checked_add_u64(&sc->acount[side][idx], a->count);
 		if (a->inclusive && !over) {
@@ -908,7 +925,7 @@ int cg_diff_new(cg_diff **out, const cg_profile *base, const cg_profile *new_pro
 			rc = match_functions(d, s, (struct diff_side *)cg_diff_run_side(d, s, r), err);
 	for (int s = 0; s < 2 && !rc; s++)
 		for (size_t r = 0; r < d->nruns[s] && !rc; r++)
-			if ((rc = match_arcs(d, cg_diff_run_side(d, s, r))))
+			if ((rc = match_arcs(d, (struct diff_side *)cg_diff_run_side(d, s, r))))
 				cg_error_set(err, rc, "out of memory");
 	if (!rc && mark_duplicate_names(d))
 		rc = cg_error_set(err, CG_ENOMEM, "out of memory");
@@ -931,7 +948,9 @@ void cg_diff_free(cg_diff *d)
 	for (int s = 0; s < 2; s++) {
 		free(d->side[s].item_of);
 		free(d->side[s].cycle_of);
+		release_arc_items(&d->side[s]);
 		for (size_t r = 0; d->more[s] && r + 1 < d->nruns[s]; r++) {
+			release_arc_items(&d->more[s][r]);
 			free(d->more[s][r].item_of);
 			free(d->more[s][r].cycle_of);
 		}

@@ -17,6 +17,11 @@ struct diff_side {
 	int ev[CG_MAX_EVENTS];   /* diff event -> event index in p */
 	uint32_t *item_of;       /* fid -> function item */
 	uint32_t *cycle_of;      /* fid -> SCC number (1..), 0 = none; only with cycles */
+	/* arc_items[part][i]: the arc item of arc i of part, DIFF_NO_ITEM for
+	 * an arc inside one item; found once by match_arcs, used by every
+	 * scope's accumulation */
+	uint32_t **arc_items;
+	size_t nparts;
 	const char *main_object; /* object holding most functions */
 	const char *root;        /* source root stripped from file paths; NULL none */
 };

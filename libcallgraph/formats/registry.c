@@ -217,6 +217,13 @@ static int check_read_options(const cg_read_options *opts, cg_error *err)
  * already, so every reader error says which file it is about. */
 static int name_error(int rc, const char *name, cg_error *err)
 {
+	/* the memory limit, not the system, refused: say which and how much */
+	if (rc == CG_ENOMEM && err && cg_memory_limit_hit()) {
+		unsigned long long mb = (unsigned long long)(cg_memory_limit() >> 20);
+		if (name)
+			return cg_error_set(err, rc, "%s: exceeds the memory limit of %llu MB", name, mb);
+		return cg_error_set(err, rc, "the inputs exceed the memory limit of %llu MB", mb);
+	}
 	if (rc && err && name && strncmp(err->message, name, strlen(name)) != 0) {
 		char msg[CG_ERROR_MSG_MAX];
 		snprintf(msg, sizeof msg, "%s", err->message[0] ? err->message : cg_strerror(rc));

@@ -25,12 +25,63 @@
 #include "checked.h"
 #include "hashmap.h"
 #include "linereader.h"
+#include "model_internal.h"
 
 #define MAX_POSITIONS 3
 
+/* Compressed ids -> 32-bit values.  Callgrind numbers names 1, 2, 3...,
+ * so ids up to a few times the entries seen sit in a plain array (one
+ * memory access per lookup: these lookups dominated reading large
+ * profiles); ids far beyond that, which only hand-made or hostile files
+ * use, go to a hash map, so memory stays proportional to the entries. */
+struct id_map {
+	uint32_t *dense;        /* value + 1 by id; 0 unset */
+	size_t dense_cap, count;
+	struct cg_hashmap sparse;
+};
+
+static int id_map_get(const struct id_map *m, uint64_t id, uint32_t *value)
+{
+	if (id < m->dense_cap && m->dense[id]) {
+		*value = m->dense[id] - 1;
+		return 1;
+	}
+	return m->sparse.count && cg_hashmap_get(&m->sparse, id, value);
+}
+
+/* value < UINT32_MAX; 0 or CG_ENOMEM */
+static int id_map_put(struct id_map *m, uint64_t id, uint32_t value)
+{
+	m->count++;
+	if (id < 4 * (uint64_t)m->count + 1024) {
+		if (cg_array_grow((void **)&m->dense, &m->dense_cap, (size_t)id + 1,
+				  sizeof *m->dense, 1024))
+			return CG_ENOMEM;
+		m->dense[id] = value + 1;
+		return 0;
+	}
+	return cg_hashmap_put(&m->sparse, id, value);
+}
+
+static void id_map_reset(struct id_map *m)
+{
+	if (m->dense)
+		memset(m->dense, 0, m->dense_cap * sizeof *m->dense);
+	m->count = 0;
+	cg_hashmap_release(&m->sparse);
+}
+
+static void id_map_free(struct id_map *m)
+{
+	free(m->dense);
+	m->dense = NULL;
+	m->dense_cap = m->count = 0;
+	cg_hashmap_release(&m->sparse);
+}
+
 /* name-compression table: id -> interned name */
 struct names {
-	struct cg_hashmap ids;
+	struct id_map ids;
 	const char **v;
 	size_t n, cap;
 };
@@ -55,7 +106,7 @@ struct cr {
 	int instr_col;          /* which one is the instruction address (-1) */
 	uint64_t last[MAX_POSITIONS];
 	struct names obs, files, fns;
-	struct cg_hashmap fn_of_id;   /* function id -> function */
+	struct id_map fn_of_id;       /* function id -> function */
 	char *pending_desc[CG_MAX_EVENTS * 2];
 	const char *part_label[3];  /* pid, thread, part values of this part */
 	const char **labels;        /* thread, part per part */
@@ -105,13 +156,13 @@ static int oom(struct cr *c)
 
 static void names_reset(struct names *t)
 {
-	cg_hashmap_release(&t->ids);
+	id_map_reset(&t->ids);
 	t->n = 0;
 }
 
 static void names_free(struct names *t)
 {
-	cg_hashmap_release(&t->ids);
+	id_map_free(&t->ids);
 	free(t->v);
 }
 
@@ -171,7 +222,7 @@ static int parse_name(struct cr *c, struct names *t, const char *kind, const cha
 			return fail(c, "invalid compressed %s '%.60s'", kind, s);
 		p = skip_blanks(p + 1);
 		uint32_t idx;
-		int known = cg_hashmap_get(&t->ids, id, &idx);
+		int known = id_map_get(&t->ids, id, &idx);
 		if (!*p) {
 			if (!known)
 				return fail(c, "undefined compressed %s id %" PRIu64, kind, id);
@@ -191,7 +242,7 @@ static int parse_name(struct cr *c, struct names *t, const char *kind, const cha
 		if (cg_array_grow((void **)&t->v, &t->cap, t->n + 1, sizeof *t->v, 64))
 			return oom(c);
 		t->v[t->n] = name;
-		if (cg_hashmap_put(&t->ids, id, (uint32_t)t->n))
+		if (id_map_put(&t->ids, id, (uint32_t)t->n))
 			return oom(c);
 		t->n++;
 		*out = name;
@@ -244,7 +295,7 @@ static int start_part(struct cr *c)
 	names_reset(&c->obs);
 	names_reset(&c->files);
 	names_reset(&c->fns);
-	cg_hashmap_release(&c->fn_of_id);
+	id_map_reset(&c->fn_of_id);
 	c->ob = c->fl = c->cob = c->cfi = c->cur_file = NULL;
 	c->have_fn = c->have_callee = c->in_inline = 0;
 	c->pending = NONE;
@@ -582,9 +633,11 @@ static int cost_line(struct cr *c, const char *s)
 	return 0;
 }
 
+/* name, ob and fl come from parse_name: already interned in c->p */
 static int intern_fn(struct cr *c, const char *name, const char *ob, const char *fl, cg_fid *out)
 {
-	if (cg_profile_intern_function(c->p, name, known_or_null(ob), known_or_null(fl), out))
+	if (cg_profile_intern_function_interned(c->p, name, known_or_null(ob), known_or_null(fl),
+						out))
 		return oom(c);
 	return 0;
 }
@@ -603,14 +656,14 @@ static int function_ref(struct cr *c, const char *v, const char *ob, const char 
 		if (parse_u64(&p, &id) || *p != ')' || id > UINT32_MAX)
 			return fail(c, "invalid compressed function '%.60s'", s);
 		uint32_t idx;
-		if (!*skip_blanks(p + 1) && cg_hashmap_get(&c->fn_of_id, id, &idx)) {
+		if (!*skip_blanks(p + 1) && id_map_get(&c->fn_of_id, id, &idx)) {
 			*out = idx;
 			return 0;
 		}
 	}
 	if (parse_name(c, &c->fns, "function", s, &name) || intern_fn(c, name, ob, fl, out))
 		return c->rc;
-	if (compressed && cg_hashmap_put(&c->fn_of_id, id, *out))
+	if (compressed && id_map_put(&c->fn_of_id, id, *out))
 		return oom(c);
 	return 0;
 }
@@ -837,7 +890,7 @@ int cg_callgrind_read(cg_profile **out, FILE *in, const char *name, const cg_rea
 	names_free(&c.obs);
 	names_free(&c.files);
 	names_free(&c.fns);
-	cg_hashmap_release(&c.fn_of_id);
+	id_map_free(&c.fn_of_id);
 	if (!c.rc)
 		name_parts(&c);
 	free(c.labels);

@@ -17,16 +17,12 @@ static int read_cgtree(const cg_format_ops *self, cg_profile **out, cg_source *s
 	cg_profile *p;
 	if (cg_profile_new(&p))
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
-	int rc;
-	if (cg_source_path(src)) {
-		rc = cg_read_cgtree(p, cg_source_path(src), err);
-	} else {
-		const void *data;
-		size_t len;
-		rc = cg_source_slurp_text(src, &data, &len, 0, err);
-		if (!rc)
-			rc = cg_read_cgtree_buffer(p, cg_source_name(src), data, len, 0, err);
-	}
+	/* streamed whatever the source: holding the file whole doubled the
+	 * memory of large trees */
+	FILE *in;
+	int rc = cg_source_stream(src, &in, err);
+	if (!rc)
+		rc = cg_read_cgtree_stream(p, in, cg_source_name(src), err);
 	if (rc) {
 		cg_profile_free(p);
 		return rc;

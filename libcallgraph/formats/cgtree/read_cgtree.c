@@ -13,6 +13,7 @@
 #include "callgraph.h"
 #include "array.h"
 #include "cgtree_symbols.h"
+#include "linereader.h"
 
 #define MAX_FIELDS 64
 #define MAX_ID 100000000u   /* ids beyond this are nonsense, not big profiles */
@@ -642,15 +643,54 @@ static void reader_free(struct reader *r)
 	free(r->path);
 }
 
+/* One line of the file (without its '\n', NUL-terminated); *ended is set
+ * by the 'end' line.  0 or the error. */
+static int handle_line(struct reader *r, char *line, int *ended)
+{
+	if (*ended)
+		return fail(r, "data after 'end'");
+	if (r->line == 1) {
+		if (strncmp(line, "# cgtree ", 9) != 0)
+			return fail(r, "not a cgtree file (no '# cgtree' first line)");
+		if (strcmp(line + 9, "1") != 0)
+			return failf(r, "unsupported cgtree version '%.20s'", line + 9);
+		return 0;
+	}
+	if (strcmp(line, "end") == 0) {
+		*ended = 1;
+		return r->in_thread ? fail(r, "'end' inside a thread (missing 'endthread')") : 0;
+	}
+	return record(r, line);
+}
+
+static int finish_read(struct reader *r, int rc, int ended)
+{
+	if (rc == 0 && r->line == 0)
+		rc = cg_error_set(r->err, CG_EFORMAT, "%s: empty file", r->name);
+	else if (rc == 0 && !ended)
+		rc = cg_error_set(r->err, CG_EFORMAT, "%s:%lu: truncated: no 'end' line", r->name,
+				  r->line);
+	if (rc == 0)
+		rc = finish(r);
+	reader_free(r);
+	return rc;
+}
+
+static void reader_init(struct reader *r, cg_profile *p, const char *name, unsigned flags,
+			cg_error *err)
+{
+	memset(r, 0, sizeof *r);
+	r->p = p;
+	r->name = name ? name : "<buffer>";
+	r->flags = flags;
+	r->err = err;
+}
+
 int cg_read_cgtree_buffer(cg_profile *p, const char *name, const char *data, size_t len,
 			  unsigned flags, cg_error *err)
 {
 	struct reader r;
-	memset(&r, 0, sizeof r);
-	r.p = p;
-	r.name = name ? name : "<buffer>";
-	r.flags = flags;
-	r.err = err;
+	reader_init(&r, p, name, flags, err);
 	char *buf = malloc(len + 1);
 	if (!buf)
 		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", r.name);
@@ -668,40 +708,45 @@ int cg_read_cgtree_buffer(cg_profile *p, const char *name, const char *data, siz
 		}
 		*nl = '\0';
 		pos = (size_t)(nl - buf) + 1;
-		if (memchr(line, '\0', (size_t)(nl - line))) {
+		if (memchr(line, '\0', (size_t)(nl - line)))
 			rc = fail(&r, "NUL byte in a line");
-			break;
-		}
-		if (ended) {
-			rc = fail(&r, "data after 'end'");
-			break;
-		}
-		if (r.line == 1) {
-			if (strncmp(line, "# cgtree ", 9) != 0) {
-				rc = fail(&r, "not a cgtree file (no '# cgtree' first line)");
-			} else if (strcmp(line + 9, "1") != 0) {
-				rc = failf(&r, "unsupported cgtree version '%.20s'", line + 9);
-			}
-			continue;
-		}
-		if (strcmp(line, "end") == 0) {
-			if (r.in_thread)
-				rc = fail(&r, "'end' inside a thread (missing 'endthread')");
-			ended = 1;
-			continue;
-		}
-		rc = record(&r, line);
+		else
+			rc = handle_line(&r, line, &ended);
 	}
-	if (rc == 0 && r.line == 0)
-		rc = cg_error_set(err, CG_EFORMAT, "%s: empty file", r.name);
-	else if (rc == 0 && !ended)
-		rc = cg_error_set(err, CG_EFORMAT, "%s:%lu: truncated: no 'end' line", r.name,
-				  r.line);
-	if (rc == 0)
-		rc = finish(&r);
 	free(buf);
-	reader_free(&r);
-	return rc;
+	return finish_read(&r, rc, ended);
+}
+
+/* Reads the file line by line (bounded memory: a file is never held
+ * whole, which for a 2M-node tree was twice its size on top of the
+ * model). */
+int cg_read_cgtree_stream(cg_profile *p, FILE *in, const char *name, cg_error *err)
+{
+	struct reader r;
+	reader_init(&r, p, name, 0, err);
+	cg_line_reader lines;
+	cg_line_reader_init(&lines, in, r.name, CG_TEXT_LINE_MAX);
+	int rc = 0, ended = 0;
+	while (rc == 0) {
+		char *line;
+		size_t len;
+		int got = cg_line_reader_next(&lines, &line, &len, err);
+		if (got <= 0) {
+			rc = got;
+			break;
+		}
+		r.line++;
+		if (lines.unterminated)
+			rc = fail(&r, "truncated: last line has no newline");
+		else
+			rc = handle_line(&r, line, &ended);
+	}
+	cg_line_reader_release(&lines);
+	if (rc) {
+		reader_free(&r);
+		return rc;
+	}
+	return finish_read(&r, rc, ended);
 }
 
 int cg_read_cgtree(cg_profile *p, const char *path, cg_error *err)
@@ -709,32 +754,7 @@ int cg_read_cgtree(cg_profile *p, const char *path, cg_error *err)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return cg_error_set(err, CG_EIO, "%s: %s", path, strerror(errno));
-	char *data = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			char *d = realloc(data, ncap);
-			if (!d) {
-				free(data);
-				fclose(f);
-				return cg_error_set(err, CG_ENOMEM, "%s: out of memory", path);
-			}
-			data = d;
-			cap = ncap;
-		}
-		size_t n = fread(data + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	int bad = ferror(f);
+	int rc = cg_read_cgtree_stream(p, f, path, err);
 	fclose(f);
-	if (bad) {
-		free(data);
-		return cg_error_set(err, CG_EIO, "%s: read error", path);
-	}
-	int rc = cg_read_cgtree_buffer(p, path, data, len, 0, err);
-	free(data);
 	return rc;
 }

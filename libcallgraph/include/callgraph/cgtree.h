@@ -30,6 +30,8 @@
 #define CALLGRAPH_CGTREE_H
 
 #include <stddef.h>
+#include <stdio.h>
+
 #include "callgraph/model.h"
 
 #ifdef __cplusplus
@@ -48,6 +50,11 @@ CG_EXTERN int cg_read_cgtree(cg_profile *profile, const char *path, cg_error *er
 /* The same from memory; `name` is used in messages; flags: cg_cgtree_flags. */
 CG_EXTERN int cg_read_cgtree_buffer(cg_profile *profile, const char *name, const char *data,
 				    size_t len, unsigned flags, cg_error *err);
+
+/* The same from an open stream, read line by line (memory does not grow
+ * with the file, only with the tree); `name` is used in messages. */
+CG_EXTERN int cg_read_cgtree_stream(cg_profile *profile, FILE *in, const char *name,
+				    cg_error *err);
 
 #ifdef __cplusplus
 }

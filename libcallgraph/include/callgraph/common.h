@@ -11,6 +11,7 @@
 #ifndef CALLGRAPH_COMMON_H
 #define CALLGRAPH_COMMON_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #if defined(CG_BUILDING_LIBRARY)
@@ -50,6 +51,19 @@ CG_EXTERN int cg_error_set(cg_error *err, int code, const char *fmt, ...)
 CG_EXTERN void cg_error_clear(cg_error *err);
 /* Short text for a code ("out of memory"). */
 CG_EXTERN const char *cg_strerror(int code);
+
+/* ---- memory limit ----------------------------------------------------------
+ * A process-wide budget for the memory profiles take as they grow with
+ * their input (arrays, hash tables, arena chunks): past `bytes`, the
+ * growth fails with CG_ENOMEM and the readers' error names the input
+ * ("FILE: exceeds the memory limit of N MB").  0 (the default) means no
+ * limit.  Setting it restarts the count, so call it before reading.  The
+ * count is approximate (small allocations and libxml2's own are not in
+ * it); it is meant for tools, to fail cleanly instead of being killed. */
+CG_EXTERN void cg_set_memory_limit(uint64_t bytes);
+CG_EXTERN uint64_t cg_memory_limit(void);
+/* Nonzero once the limit refused an allocation. */
+CG_EXTERN int cg_memory_limit_hit(void);
 
 /* Library version string, e.g. "0.1.0". */
 CG_EXTERN const char *cg_version(void);
