@@ -607,6 +607,7 @@ int main(int argc, char **argv)
 	struct args a;
 	memset(&a, 0, sizeof a);
 	cg_read_options ro = CG_READ_OPTIONS_INIT;
+	ro.drop_positions = 1;   /* compared per function and arc, never per line */
 	cg_diff_options dopts = CG_DIFF_OPTIONS_INIT;
 	cg_diff_write_options wopts = CG_DIFF_WRITE_OPTIONS_INIT;
 	a.ropts = ro;

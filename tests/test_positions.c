@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "callgraph/sys/format.h"
 #include "tap.h"
 
 static cg_profile *profile_ab(cg_fid *a, cg_fid *b)
@@ -306,6 +307,49 @@ static void test_tree_drops_positions(void)
 	cg_profile_free(p);
 }
 
+/* Reads a two-line Callgrind text with the given options. */
+static cg_profile *read_callgrind_text(const char *text, const cg_read_options *opts)
+{
+	cg_source *src;
+	cg_error err = { 0 };
+	cg_profile *p = NULL;
+	if (cg_source_new_buffer(&src, "t.cg", text, strlen(text), &err))
+		return NULL;
+	if (cg_read_source(&p, src, opts, &err))
+		printf("# read: %s\n", err.message);
+	cg_source_close(src);
+	return p;
+}
+
+static void test_drop_positions(void)
+{
+	const char *text = "events: Ir\nfn=a\n10 3\n12 4\ncfn=b\ncalls=2 20\n11 7\nfn=b\n20 7\n";
+	cg_read_options keep = CG_READ_OPTIONS_INIT, drop = CG_READ_OPTIONS_INIT,
+			old = CG_READ_OPTIONS_INIT;
+	drop.drop_positions = 1;
+	/* a version 2 caller's struct ends before drop_positions: never read */
+	old.version = 2;
+	old.drop_positions = 1;
+	cg_profile *k = read_callgrind_text(text, &keep), *d = read_callgrind_text(text, &drop),
+		   *o = read_callgrind_text(text, &old);
+	check(k && d && o);
+	if (!k || !d || !o)
+		goto out;
+	check(cg_profile_has_positions(k, 0));
+	check(!cg_profile_has_positions(d, 0));
+	check(cg_profile_has_positions(o, 0));
+	cg_fid a = 0;
+	check_int(cg_profile_self(d, 0, a)[0], ==, 7);
+	check_int(cg_profile_self(k, 0, a)[0], ==, 7);
+	check_int(cg_profile_arc_count(d, 0), ==, 1);
+	check_int(cg_profile_arc(d, 0, 0)->count, ==, 2);
+	check_int(cg_profile_arc(d, 0, 0)->inclusive[0], ==, 7);
+out:
+	cg_profile_free(k);
+	cg_profile_free(d);
+	cg_profile_free(o);
+}
+
 int main(void)
 {
 	TEST(test_self_positions(), "self costs per position add up; order, own file, overflow refused, check catches a mismatch");
@@ -315,5 +359,6 @@ int main(void)
 	TEST(test_xml_refuses_bad_positions(), "XML: positions that do not add up, sites without an arc, unknown attributes refused");
 	TEST(test_transparent_keeps_sums(), "transparent functions: kept functions keep positions, sums hold");
 	TEST(test_tree_drops_positions(), "costs derived from a call tree drop positions");
+	TEST(test_drop_positions(), "drop_positions reads only sums; version 2 options keep positions");
 	return tap_done();
 }

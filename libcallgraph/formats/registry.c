@@ -206,7 +206,9 @@ void cg_diag_warn(const cg_read_options *opts, const char *file, uint64_t line,
 
 static int check_read_options(const cg_read_options *opts, cg_error *err)
 {
-	if (opts && opts->version != CG_READ_OPTIONS_VERSION)
+	/* version 2 lacks drop_positions at the end, which readers only look
+	 * at from version 3 on (cg_read_drops_positions) */
+	if (opts && opts->version != CG_READ_OPTIONS_VERSION && opts->version != 2)
 		return cg_error_set(err, CG_EUSAGE,
 				    "cg_read_options version %u is not %u (rebuild against this libcallgraph)",
 				    opts->version, CG_READ_OPTIONS_VERSION);

@@ -128,6 +128,7 @@ struct cr {
 	cg_cost part_sum[CG_MAX_EVENTS], summary[CG_MAX_EVENTS], totals[CG_MAX_EVENTS];
 	unsigned long summary_line, totals_line;
 	const cg_read_options *opts;
+	int drop_positions;        /* opts->drop_positions (version 3 options) */
 
 	/* event long names from `event:` lines, applied at `events:` */
 	const char *ev_name[CG_MAX_EVENTS * 2], *ev_desc[CG_MAX_EVENTS * 2];
@@ -605,8 +606,10 @@ static int cost_line(struct cr *c, const char *s)
 		at.addr = pos[c->instr_col];
 	if (pending == CALL_COST) {
 		size_t idx;
-		int rc = cg_profile_add_arc_at(c->p, c->part, c->fn, c->callee, &at, c->call_count,
-					       costs, &idx);
+		int rc = c->drop_positions
+			? cg_profile_add_arc(c->p, c->part, c->fn, c->callee, c->call_count, costs, &idx)
+			: cg_profile_add_arc_at(c->p, c->part, c->fn, c->callee, &at, c->call_count,
+						costs, &idx);
 		if (rc == CG_EFORMAT)
 			return fail(c, "call count or inclusive cost of the call to %s sums past 2^63-1",
 				    cg_profile_function(c->p, c->callee)->name);
@@ -620,7 +623,8 @@ static int cost_line(struct cr *c, const char *s)
 		c->cob = c->cfi = NULL;
 		return 0;
 	}
-	int rc = cg_profile_add_self_at(c->p, c->part, c->fn, &at, costs);
+	int rc = c->drop_positions ? cg_profile_add_self(c->p, c->part, c->fn, costs)
+				   : cg_profile_add_self_at(c->p, c->part, c->fn, &at, costs);
 	if (rc == CG_EFORMAT)
 		return fail(c, "self cost of %s sums past 2^63-1", cg_profile_function(c->p, c->fn)->name);
 	if (rc)
@@ -858,6 +862,7 @@ int cg_callgrind_read(cg_profile **out, FILE *in, const char *name, const cg_rea
 	c.name = name;
 	c.err = err;
 	c.opts = opts;
+	c.drop_positions = opts && opts->version >= 3 && opts->drop_positions;
 	if (cg_profile_new(&c.p))
 		return cg_error_set(err, CG_ENOMEM, "%s: out of memory", name);
 	/* a failure sets c.rc: nothing below runs but the cleanup, which

@@ -104,9 +104,15 @@ typedef struct cg_read_options {
 	 * is 0).  What the fprof analysis writer prints is the same either
 	 * way. */
 	int fprof_suspend_self;
+	/* Version 3: nonzero reads only per-function and per-arc sums, not
+	 * where inside a function the cost was spent (Callgrind positions):
+	 * for callers that never look at positions, such as cgdiff, which
+	 * saves the memory and time of keeping them.  Version 2 options are
+	 * still accepted and keep positions. */
+	int drop_positions;
 } cg_read_options;
 
-#define CG_READ_OPTIONS_VERSION 2
+#define CG_READ_OPTIONS_VERSION 3
 #define CG_READ_OPTIONS_INIT \
 	{ .version = CG_READ_OPTIONS_VERSION }
 
