@@ -10,6 +10,7 @@
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
 #include "tap.h"
+#include "xml_round_trip.h"
 
 static cg_profile *profile_ab(cg_fid *a, cg_fid *b)
 {
@@ -38,24 +39,6 @@ static cg_cost position_sum(const cg_profile *p, unsigned part, cg_fid f, size_t
 		(*n)++;
 	}
 	return sum;
-}
-
-static cg_profile *xml_round_trip(const cg_profile *p)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	cg_error err = { 0 };
-	cg_profile *q = NULL;
-	if (!f || cg_write_xml(p, f, &err) != 0 || fclose(f) != 0) {
-		printf("# write: %s\n", err.message);
-		free(buf);
-		return NULL;
-	}
-	if (cg_read_xml_buffer(&q, buf, len, "round-trip.xml", &err) != 0)
-		printf("# read: %s\n", err.message);
-	free(buf);
-	return q;
 }
 
 static void test_self_positions(void)

@@ -8,6 +8,7 @@
 #include "callgraph.h"
 #include "hashmap.h"
 #include "tap.h"
+#include "xml_round_trip.h"
 
 static cg_profile *two_event_profile(void)
 {
@@ -17,25 +18,6 @@ static cg_profile *two_event_profile(void)
 	cg_profile_add_event(p, "us", "microseconds", 1e-6);
 	cg_profile_add_event(p, "calls", "calls", 0);
 	return p;
-}
-
-/* XML image of p read back (the round trip every typed field must make). */
-static cg_profile *xml_round_trip(const cg_profile *p)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	cg_error err = { 0 };
-	cg_profile *q = NULL;
-	if (!f || cg_write_xml(p, f, &err) != 0 || fclose(f) != 0) {
-		printf("# write: %s\n", err.message);
-		free(buf);
-		return NULL;
-	}
-	if (cg_read_xml_buffer(&q, buf, len, "round-trip.xml", &err) != 0)
-		printf("# read: %s\n", err.message);
-	free(buf);
-	return q;
 }
 
 static void test_meta_hashed(void)

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "diff_internal.h"
 #include "flame_svg.h"
 
@@ -62,14 +63,8 @@ static int get_child(struct picture *pc, uint32_t parent, uint32_t item, uint32_
 	uint64_t key = (uint64_t)parent << 32 | item;
 	if (cg_hashmap_get(&pc->index, key, out))
 		return 0;
-	if (pc->n == pc->cap) {
-		size_t cap = pc->cap ? pc->cap * 2 : 256;
-		struct ctx *v = realloc(pc->v, cap * sizeof *v);
-		if (!v)
-			return CG_ENOMEM;
-		pc->v = v;
-		pc->cap = cap;
-	}
+	if (cg_array_grow((void **)&pc->v, &pc->cap, pc->n + 1, sizeof *pc->v, 256))
+		return CG_ENOMEM;
 	uint32_t c = (uint32_t)pc->n++;
 	pc->v[c] = (struct ctx){ .item = item, .parent = parent, .first_child = UINT32_MAX,
 				 .next_sibling = pc->v[parent].first_child,

@@ -37,6 +37,7 @@
 #include <elfutils/libdw.h>
 #include <gelf.h>
 
+#include "array.h"
 #include "linemap.h"
 
 typedef struct lm_row {
@@ -99,23 +100,6 @@ struct cg_linemap {
 	char **owned;         /* joined file names */
 	size_t nowned, capowned;
 };
-
-/* growable arrays: `*arr` has `*cap` slots; make room for one more */
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-	void *bigger;
-	size_t ncap;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 64;
-	bigger = realloc(*arr, ncap * elem);
-	if (bigger == NULL)
-		return -1;
-	*arr = bigger;
-	*cap = ncap;
-	return 0;
-}
 
 /* Languages whose DW_AT_name BFD 2.40 takes as the linkage name (names
  * that are not mangled). */
@@ -185,7 +169,7 @@ static size_t first_reaching(const lm_range *r, size_t n, uint64_t addr)
 static int add_range(lm_range **arr, size_t *n, size_t *cap, uint64_t low, uint64_t high,
 		     uint32_t owner)
 {
-	if (grow((void **)arr, cap, *n, sizeof **arr) < 0)
+	if (cg_array_grow((void **)arr, cap, *n + 1, sizeof **arr, 64))
 		return -1;
 	(*arr)[*n].low = low;
 	(*arr)[*n].high = high;
@@ -222,7 +206,7 @@ static int add_function(cg_linemap *m, unit_build *ub, Dwarf_Die *die)
 		if (low >= high)
 			continue;
 		if (!any) {
-			if (grow((void **)&m->funcs, &m->capfuncs, m->nfuncs, sizeof *m->funcs) < 0)
+			if (cg_array_grow((void **)&m->funcs, &m->capfuncs, m->nfuncs + 1, sizeof *m->funcs, 64))
 				return -1;
 			f = &m->funcs[m->nfuncs++];
 			f->first_low = low;
@@ -280,7 +264,7 @@ static const char *row_file(cg_linemap *m, const char *src, const char *comp_dir
 	a = strlen(comp_dir);
 	b = strlen(src);
 	joined = malloc(a + b + 2);
-	if (joined == NULL || grow((void **)&m->owned, &m->capowned, m->nowned, sizeof *m->owned) < 0) {
+	if (joined == NULL || cg_array_grow((void **)&m->owned, &m->capowned, m->nowned + 1, sizeof *m->owned, 64)) {
 		free(joined);
 		return NULL;
 	}
@@ -342,7 +326,7 @@ static int decode_lines(cg_linemap *m, lm_unit *u, Dwarf_Die *cudie, const char 
 			r = &u->rows[u->nrows - 1];
 		} else {
 			if (!open) {
-				if (grow((void **)&u->seqs, &capseqs, u->nseqs, sizeof *u->seqs) < 0)
+				if (cg_array_grow((void **)&u->seqs, &capseqs, u->nseqs + 1, sizeof *u->seqs, 64))
 					return -1;
 				u->seqs[u->nseqs].first = u->nrows;
 				u->seqs[u->nseqs].n = 0;
@@ -451,7 +435,7 @@ static int load_symbols(cg_linemap *m)
 			name = elf_strptr(m->elf, sh.sh_link, sym.st_name);
 			if (name == NULL)
 				continue;
-			if (grow((void **)&m->syms, &cap, m->nsyms, sizeof *m->syms) < 0)
+			if (cg_array_grow((void **)&m->syms, &cap, m->nsyms + 1, sizeof *m->syms, 64))
 				return -1;
 			m->syms[m->nsyms].key = sym.st_value - m->text_vma;
 			m->syms[m->nsyms].size = sym.st_size ? sym.st_size : 1;
@@ -481,7 +465,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static int add_bound(cg_linemap *m, size_t *cap, uint64_t a)
 {
-	if (grow((void **)&m->bounds, cap, m->nbounds, sizeof *m->bounds) < 0)
+	if (cg_array_grow((void **)&m->bounds, cap, m->nbounds + 1, sizeof *m->bounds, 64))
 		return -1;
 	m->bounds[m->nbounds++] = a;
 	return 0;
@@ -549,7 +533,7 @@ static int decode_units(cg_linemap *m)
 		off = next;
 		if (dwarf_tag(&cudie) != DW_TAG_compile_unit)
 			continue;
-		if (grow((void **)&m->units, &capunits, m->nunits, sizeof *m->units) < 0)
+		if (cg_array_grow((void **)&m->units, &capunits, m->nunits + 1, sizeof *m->units, 64))
 			return -1;
 		u = &m->units[m->nunits++];
 		memset(u, 0, sizeof *u);

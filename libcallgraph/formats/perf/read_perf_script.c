@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
 #include "hashmap.h"
@@ -142,28 +143,17 @@ static size_t tokenize(const char *s, size_t len, struct token *tok)
 
 static int push_frame(struct reader *r, cg_fid f)
 {
-	if (r->nframes == r->frames_cap) {
-		size_t cap = r->frames_cap ? r->frames_cap * 2 : 64;
-		cg_fid *a = realloc(r->frames, cap * sizeof *a);
-		if (!a)
-			return oom(r);
-		r->frames = a;
-		r->frames_cap = cap;
-	}
+	if (cg_array_grow((void **)&r->frames, &r->frames_cap, r->nframes + 1, sizeof *r->frames, 64))
+		return oom(r);
 	r->frames[r->nframes++] = f;
 	return 0;
 }
 
 static int push_pending(struct reader *r, const char *name)
 {
-	if (r->npending == r->pending_cap) {
-		size_t cap = r->pending_cap ? r->pending_cap * 2 : 16;
-		const char **a = realloc(r->pending, cap * sizeof *a);
-		if (!a)
-			return oom(r);
-		r->pending = a;
-		r->pending_cap = cap;
-	}
+	if (cg_array_grow((void **)&r->pending, &r->pending_cap, r->npending + 1, sizeof *r->pending,
+			  16))
+		return oom(r);
 	r->pending[r->npending++] = name;
 	return 1;   /* no frame yet */
 }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+
 enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2, PB_FIXED32 = 5 };
 
 /* ---- writing ------------------------------------------------------------- */
@@ -34,18 +36,11 @@ static inline int pb_reserve(struct pb_buf *b, size_t more)
 {
 	if (b->oom)
 		return -1;
-	if (b->len + more <= b->cap)
-		return 0;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->len + more)
-		cap *= 2;
-	uint8_t *d = realloc(b->data, cap);
-	if (!d) {
+	if (more > SIZE_MAX - b->len ||
+	    cg_array_grow((void **)&b->data, &b->cap, b->len + more, 1, 256)) {
 		b->oom = 1;
 		return -1;
 	}
-	b->data = d;
-	b->cap = cap;
 	return 0;
 }
 

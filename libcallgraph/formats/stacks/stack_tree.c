@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "stack_tree.h"
 
 #define ROOT_KEY(part) ((uint64_t)UINT32_MAX << 32 | (part))
@@ -64,14 +65,8 @@ int cg_stack_tree_add(struct cg_stack_tree *t, uint32_t node, unsigned e, int64_
 	}
 	if (t->nvals >= UINT32_MAX - 1)
 		return CG_ENOMEM;
-	if (t->nvals == t->vcap) {
-		size_t cap = t->vcap ? t->vcap * 2 : 1024;
-		int64_t *v2 = realloc(t->vals, cap * sizeof *v2);
-		if (!v2)
-			return CG_ENOMEM;
-		t->vals = v2;
-		t->vcap = cap;
-	}
+	if (cg_array_grow((void **)&t->vals, &t->vcap, t->nvals + 1, sizeof *t->vals, 1024))
+		return CG_ENOMEM;
 	if (cg_hashmap_put(&t->values, key, (uint32_t)t->nvals))
 		return CG_ENOMEM;
 	t->vals[t->nvals++] = v;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "callgraph.h"
 #include "callgraph/sys/format.h"
 #include "flame_svg.h"      /* the drawing, shared with cgdiff's picture */
@@ -63,14 +64,8 @@ static int frame_cmp(const void *a, const void *b)
 static int add_box(struct boxes *b, const char *name, size_t len, size_t depth, int64_t start,
 		   int64_t end)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		struct box *v = realloc(b->v, cap * sizeof *v);
-		if (!v)
-			return CG_ENOMEM;
-		b->v = v;
-		b->cap = cap;
-	}
+	if (cg_array_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v, 256))
+		return CG_ENOMEM;
 	b->v[b->n++] = (struct box){ name, len, depth, start, end };
 	return 0;
 }
@@ -123,15 +118,9 @@ static int merge_stacks(struct stack *st, size_t n, struct boxes *out, size_t *m
 					}
 					diverged = 1;
 				}
-				if (nopen == cap) {
-					size_t c = cap ? cap * 2 : 64;
-					struct open *o = realloc(open, c * sizeof *o);
-					if (!o) {
-						rc = CG_ENOMEM;
-						break;
-					}
-					open = o;
-					cap = c;
+				if (cg_array_grow((void **)&open, &cap, nopen + 1, sizeof *open, 64)) {
+					rc = CG_ENOMEM;
+					break;
 				}
 				open[nopen++] = (struct open){ f, len, x };
 			}
@@ -168,15 +157,9 @@ static int parse_folded(char *text, struct stack **out, size_t *count)
 			*sp = '\0';
 			int64_t v = strtoll(sp + 1, NULL, 10);
 			if (v > 0) {
-				if (n == cap) {
-					size_t c = cap ? cap * 2 : 256;
-					struct stack *s = realloc(st, c * sizeof *s);
-					if (!s) {
-						free(st);
-						return CG_ENOMEM;
-					}
-					st = s;
-					cap = c;
+				if (cg_array_grow((void **)&st, &cap, n + 1, sizeof *st, 256)) {
+					free(st);
+					return CG_ENOMEM;
 				}
 				st[n++] = (struct stack){ line, v };
 			}
