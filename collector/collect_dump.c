@@ -396,6 +396,36 @@ static int CGC_TEXT push_children(struct stack *s, struct cgc_node *n)
 	return 0;
 }
 
+/* `at NODE OBJ OFFSET TICKS`: node n's ticks at one instruction address,
+ * right after its `node` record.  The counts never add up to more than
+ * the node's cost as written (a tick arriving during the dump may be in
+ * one and not yet in the other). */
+static void CGC_TEXT write_addresses(struct out *o, const struct cgc_lines_view *view,
+				     const struct cgc_node *n, uint64_t cost)
+{
+	size_t count, first = cgc_lines_find(view, n, &count);
+	for (size_t i = first; i < first + count && cost; i++) {
+		uint64_t t = view->v[i].ticks < cost ? view->v[i].ticks : cost;
+		cost -= t;
+		uintptr_t pc = view->v[i].pc;
+		long ob = object_of(pc);
+		out_str(o, "at ");
+		out_u64(o, n->id);
+		if (ob < 0) {
+			out_str(o, " - ");
+			out_hex(o, pc);
+		} else {
+			out_str(o, " ");
+			out_u64(o, (uint64_t)ob);
+			out_str(o, " ");
+			out_hex(o, pc - g_obj[ob].base);
+		}
+		out_str(o, " ");
+		out_u64(o, t);
+		out_str(o, "\n");
+	}
+}
+
 static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned index,
 				 struct fmap *fm)
 {
@@ -404,6 +434,9 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 	uint32_t next_id = 1;
 	int rc = 0;
 
+	/* The addresses first: each one's node then has its ticks too. */
+	struct cgc_lines_view lines;
+	cgc_lines_snapshot(th, &lines);  /* no memory: nodes without addresses */
 	mark_tree(&th->root);
 	th->root.id = 0;
 	out_str(o, "thread ");
@@ -432,11 +465,14 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 		const uint64_t node[] = { n->id, n->parent->id, (uint64_t)fid, n->calls, n->redos,
 					  n->recursive, cost };
 		out_record(o, "node", node, sizeof node / sizeof node[0]);
+		if (lines.n)
+			write_addresses(o, &lines, n, cost);
 		o->calls += n->calls + n->recursive;
 		if (push_children(&st, n) != 0)
 			rc = -1;
 	}
 	unscratch(st.v, st.cap * sizeof *st.v);
+	cgc_lines_release(&lines);
 	o->samples += th->samples;
 	o->overhead += th->overhead;
 	o->lost += th->lost + th->root.ticks;
@@ -454,6 +490,11 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 	out_u64(o, th->lost + th->root.ticks);
 	out_str(o, " resyncs ");
 	out_u64(o, th->resyncs);
+	if (th->pcs) {
+		/* Ticks whose address found no room in the thread's table. */
+		out_str(o, " unplaced ");
+		out_u64(o, th->unplaced);
+	}
 	out_str(o, " status ");
 	out_str(o, rc == 0 ? status_names[th->status] : "oom");
 	out_str(o, "\n");
