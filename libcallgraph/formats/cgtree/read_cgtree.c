@@ -27,7 +27,8 @@ struct object {
 
 /* Where a file function's code is, for placing `at` addresses in it. */
 struct fnplace {
-	long obj;        /* object index; -1 when not a resolved C function */
+	long obj;        /* object index; -1 when not a C function in an object */
+	int resolved;    /* its symbol was found: start and end are known */
 	uint64_t start;  /* its symbol's address range in the object */
 	uint64_t end;    /* 0: up to the end of the section */
 };
@@ -347,6 +348,9 @@ static int func_addr(struct reader *r, uint64_t obj_id, int has_obj, uint64_t of
 		found = o->syms && cg_objsym_lookup(o->syms, off, &sym) == 0;
 	}
 	if (!found) {
+		/* Unknown extent: addresses in the same object are kept
+		 * (without lines). */
+		*place = (struct fnplace){ o ? (long)obj_id : -1, 0, 0, 0 };
 		char name[600];
 		snprintf(name, sizeof name, "0x%llx@%s", (unsigned long long)off,
 			 o ? base_name(o->path) : "?");
@@ -355,7 +359,7 @@ static int func_addr(struct reader *r, uint64_t obj_id, int has_obj, uint64_t of
 	}
 	if (cg_profile_intern_function(r->p, sym.name, o->path, sym.file, out))
 		return oom(r);
-	*place = (struct fnplace){ (long)obj_id, sym.start, sym.end };
+	*place = (struct fnplace){ (long)obj_id, 1, sym.start, sym.end };
 	cg_function *f = cg_profile_function(r->p, *out);
 	if (!(f->flags & CG_FN_HAS_ADDR)) {
 		f->flags |= CG_FN_HAS_ADDR | CG_FN_IS_FUNC | (sym.is_local ? CG_FN_STATIC : 0);
@@ -380,7 +384,7 @@ static int rec_func(struct reader *r)
 	    grow((void **)&r->place, &r->capplace, r->nfn + 1, sizeof *r->place))
 		return oom(r);
 	struct fnplace *place = &r->place[r->nfn];
-	*place = (struct fnplace){ -1, 0, 0 };
+	*place = (struct fnplace){ -1, 0, 0, 0 };
 	cg_fid f;
 	if (strcmp(r->fields[2], "addr") == 0) {
 		uint64_t obj = 0, off = 0;
@@ -543,7 +547,9 @@ static int rec_node(struct reader *r, int link)
  * becomes a position of it (its source line from DWARF); any other (a
  * library function that is not instrumented, a callee's prologue before
  * its enter hook) stays unplaced, and finish() puts it with the rest at
- * the function's own line. */
+ * the function's own line.  When the function's object could not be read
+ * (or symbols are off), any address in its object is kept, without a
+ * line. */
 static int rec_at(struct reader *r)
 {
 	uint32_t id = 0;
@@ -574,13 +580,13 @@ static int rec_at(struct reader *r)
 	}
 	const struct rnode *rn = &r->nodes[id];
 	const struct fnplace *pl = &r->place[rn->func];
-	if (!any || !has_obj || pl->obj != (long)obj || off < pl->start ||
-	    (pl->end && off >= pl->end))
+	if (!any || !has_obj || pl->obj != (long)obj ||
+	    (pl->resolved && (off < pl->start || (pl->end && off >= pl->end))))
 		return 0;
 	cg_position pos = { off, 0, 0, NULL };
 	const char *file = NULL;
 	unsigned line = 0;
-	if (r->obj[obj].syms && cg_objsym_line(r->obj[obj].syms, off, &file, &line) == 0) {
+	if (pl->resolved && cg_objsym_line(r->obj[obj].syms, off, &file, &line) == 0) {
 		pos.line = line;
 		pos.file = file;
 	}
