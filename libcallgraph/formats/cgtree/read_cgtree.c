@@ -13,6 +13,8 @@
 #include "callgraph.h"
 #include "array.h"
 #include "cgtree_symbols.h"
+#include "checked.h"
+#include "hashmap.h"
 #include "linereader.h"
 #include "positions.h"
 
@@ -33,13 +35,16 @@ struct fnplace {
 	uint64_t end;    /* 0: up to the end of the section */
 };
 
-/* A position read from `at`, kept until the tree's self costs are derived
- * (deriving them starts the positions afresh). */
+/* The cost `at` records placed at one address of one function in one
+ * part, summed over the function's contexts, kept until the tree's self
+ * costs are derived (deriving them starts the positions afresh).  Lines
+ * are looked up then, once per entry. */
 struct placed {
 	unsigned part;
 	cg_fid f;
-	cg_position pos;  /* file borrowed from the object's symbol table */
-	cg_cost costs[CG_MAX_EVENTS];
+	uint32_t obj;
+	int resolved;     /* the function's object has symbols: ask for the line */
+	uint64_t addr;    /* in the object */
 };
 
 struct rnode {
@@ -74,6 +79,9 @@ struct reader {
 	cg_cost at_self[CG_MAX_EVENTS], at_sum[CG_MAX_EVENTS];
 	struct placed *placed;
 	size_t nplaced, capplaced;
+	cg_cost *placed_costs;    /* nevents per entry */
+	size_t capplaced_costs;
+	struct cg_hashmap placed_index;  /* hash of (part, f, addr) -> entries */
 	uint64_t unplaced;  /* endthread `unplaced`, summed */
 	struct rnode *nodes;
 	size_t nnodes, capnodes;
@@ -583,20 +591,26 @@ static int rec_at(struct reader *r)
 	if (!any || !has_obj || pl->obj != (long)obj ||
 	    (pl->resolved && (off < pl->start || (pl->end && off >= pl->end))))
 		return 0;
-	cg_position pos = { off, 0, 0, NULL };
-	const char *file = NULL;
-	unsigned line = 0;
-	if (pl->resolved && cg_objsym_line(r->obj[obj].syms, off, &file, &line) == 0) {
-		pos.line = line;
-		pos.file = file;
+	cg_fid f = r->fn[rn->func];
+	size_t nev = (size_t)r->nevents;
+	uint64_t key = cg_hash64(((uint64_t)r->part << 32 | f) ^ cg_hash64(off));
+	size_t cursor = 0;
+	uint32_t i;
+	while (cg_hashmap_next(&r->placed_index, key, &cursor, &i)) {
+		const struct placed *pd = &r->placed[i];
+		if (pd->part == r->part && pd->f == f && pd->addr == off)
+			return cg_checked_add_costs(r->placed_costs + i * nev, costs, nev)
+				? fail(r, "costs at one address sum past 2^63-1") : 0;
 	}
-	if (grow((void **)&r->placed, &r->capplaced, r->nplaced + 1, sizeof *r->placed))
+	if (r->nplaced >= UINT32_MAX - 1 ||
+	    grow((void **)&r->placed, &r->capplaced, r->nplaced + 1, sizeof *r->placed) ||
+	    grow((void **)&r->placed_costs, &r->capplaced_costs, (r->nplaced + 1) * nev,
+		 sizeof *r->placed_costs) ||
+	    cg_hashmap_add(&r->placed_index, key, (uint32_t)r->nplaced))
 		return oom(r);
-	struct placed *pd = &r->placed[r->nplaced++];
-	pd->part = r->part;
-	pd->f = r->fn[rn->func];
-	pd->pos = pos;
-	memcpy(pd->costs, costs, sizeof costs);
+	r->placed[r->nplaced] = (struct placed){ r->part, f, (uint32_t)obj, pl->resolved, off };
+	memcpy(r->placed_costs + r->nplaced * nev, costs, nev * sizeof *costs);
+	r->nplaced++;
 	return 0;
 }
 
@@ -739,7 +753,16 @@ static int finish(struct reader *r)
 		return 0;
 	for (size_t i = 0; i < r->nplaced; i++) {
 		const struct placed *pd = &r->placed[i];
-		if ((rc = cg_pos_add_self_only(r->p, pd->part, pd->f, &pd->pos, pd->costs)))
+		cg_position pos = { pd->addr, 0, 0, NULL };
+		const char *file = NULL;
+		unsigned line = 0;
+		if (pd->resolved &&
+		    cg_objsym_line(r->obj[pd->obj].syms, pd->addr, &file, &line) == 0) {
+			pos.line = line;
+			pos.file = file;
+		}
+		if ((rc = cg_pos_add_self_only(r->p, pd->part, pd->f, &pos,
+					       r->placed_costs + i * (size_t)r->nevents)))
 			return rc == CG_ENOMEM ? oom(r)
 					       : cg_error_set(r->err, rc, "%s: positions past 2^63-1",
 							      r->name);
@@ -768,6 +791,8 @@ static void reader_free(struct reader *r)
 	free(r->fn);
 	free(r->place);
 	free(r->placed);
+	free(r->placed_costs);
+	cg_hashmap_release(&r->placed_index);
 	free(r->nodes);
 	free(r->path);
 }
