@@ -28,6 +28,7 @@ struct out {
 	int err;          /* errno of the first failed write */
 	int bad_status;   /* a thread stopped early (oom, overflow) */
 	uint64_t calls, samples, overhead, lost;  /* totals, for the report */
+	uint64_t unplaced;  /* ticks without an address (collect_lines.c) */
 	size_t len;
 	char buf[1 << 16];
 };
@@ -476,6 +477,7 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 	o->samples += th->samples;
 	o->overhead += th->overhead;
 	o->lost += th->lost + th->root.ticks;
+	o->unplaced += th->unplaced;
 	if (rc != 0 || th->status != CGC_OK)
 		o->bad_status = 1;
 	out_str(o, "endthread ");
@@ -654,7 +656,7 @@ static void CGC_TEXT write_ending(struct out *o, const struct cgc_ending *e)
 /* One line for cgrun in the file named by CGCOLLECT_REPORT (which cgrun
  * created): what was written where, or why it could not be.  One write
  * on an O_APPEND descriptor, so lines from several processes do not mix:
- *   written PID PATH KIND VALUE calls C samples S overhead O lost L status ok|cut
+ *   written PID PATH KIND VALUE calls C samples S overhead O lost L status ok|cut [unplaced U]
  *   failed PID PATH KIND VALUE errno E
  */
 static void CGC_TEXT report(const char *path, const struct cgc_ending *e, const struct out *o,
@@ -687,6 +689,10 @@ static void CGC_TEXT report(const char *path, const struct cgc_ending *e, const 
 			out_u64(r, v[i]);
 		}
 		out_str(r, o->bad_status ? " status cut" : " status ok");
+		if (o->unplaced) {
+			out_str(r, " unplaced ");
+			out_u64(r, o->unplaced);
+		}
 	} else {
 		out_str(r, " errno ");
 		out_u64(r, (uint64_t)err);

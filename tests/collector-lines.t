@@ -69,9 +69,11 @@ ok "gprof -l agrees with it (within 0.15)" awk -v a="$ours" -v b="$theirs" \
 
 # A one-slot table: the first address takes it, every other tick is
 # unplaced, and still counted on its context.
-ok "run with a one-slot address table" env CGCOLLECT_LINES=1 "$BIN/cgrun" -q -o small.cgt ./tl-fi 20000000
+ok "run with a one-slot address table" sh -c \
+	"CGCOLLECT_LINES=1 '$BIN/cgrun' -o small.cgt ./tl-fi 20000000 >/dev/null 2>small.err"
 unplaced=$(awk '/^endthread/ { for (i = 2; i < NF; i++) if ($i == "unplaced") print $(i + 1) }' small.cgt)
 like "ticks without room are counted as unplaced" "$unplaced" '^[1-9][0-9]*$'
+like "cgrun's summary says how many" "$(cat small.err)" ", $unplaced without an address "
 is "one address is kept" "$(grep -c '^at ' small.cgt)" 1
 is "no tick is lost: the nodes hold all samples" "$(awk '/^node/ { s += $8 }
 	/^endthread/ { for (i = 2; i < NF; i++) if ($i == "samples" || $i == "overhead" || $i == "lost") t[$i] = $(i + 1) }
