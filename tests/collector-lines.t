@@ -12,8 +12,8 @@ require_tool gprof callgrind_annotate cc
 cd "$WORK" || exit 1
 src=$CG_TOP/testdata/collector/lines/twoloops.c
 cp "$src" twoloops.c
-ok "build with -finstrument-functions" cc -std=c11 -O0 -g -finstrument-functions -o tl-fi twoloops.c
-ok "build with -pg" cc -std=c11 -O0 -g -pg -o tl-pg twoloops.c
+ok "build with -finstrument-functions" cc -std=c11 -O0 -g -finstrument-functions -pthread -o tl-fi twoloops.c
+ok "build with -pg" cc -std=c11 -O0 -g -pg -pthread -o tl-pg twoloops.c
 n=200000000
 ok "run under cgrun in cpu mode" "$BIN/cgrun" -q --time=cpu -o tl.cgt ./tl-fi $n
 ok "run under gprof" sh -c "./tl-pg $n >/dev/null && test -s gmon.out"
@@ -37,17 +37,29 @@ ok "to Callgrind" "$BIN/cgconvert" -t callgrind -o tl.callgrind tl.cgt
 like "the Callgrind file has instruction and line positions" "$(grep '^positions:' tl.callgrind)" \
 	'^positions: instr line$'
 callgrind_annotate --auto=yes tl.callgrind >annotated.txt
-# work's self cost from the function list, and the annotated source:
-# COUNT (PCT)  SOURCE, call lines ("=>") left out.
-self=$(awk '$NF ~ /^twoloops\.c:work/ || $3 ~ /^twoloops\.c:work/ { gsub(",", "", $1); print $1; exit }' annotated.txt)
+# From callgrind_annotate's function list, the self cost of work() and of
+# all functions of twoloops.c (main may have a tick or two, in libc);
+# from the annotated source (COUNT (PCT)  SOURCE; call lines "=>" left
+# out) the ticks per line.
+func_self() {  # FILE REGEX -> the summed self cost of the matching functions
+	awk -v re="$2" '/^-- Auto-annotated source:/ { exit }
+		/file:function/ { on = 1; next } on { for (i = 2; i <= NF; i++) if ($i ~ re) {
+			c = $1; gsub(",", "", c); s += c } } END { print s + 0 }' "$1"
+}
+line_ticks() {  # FILE -> "loop1 loop2 other all": ticks on twoloops.c's lines
+	awk '/^-- Auto-annotated source:/ { on = /twoloops\.c/ } on && /^ *[0-9][0-9,]* / && !/=>/ && !/events annotated/ {
+		c = $1; gsub(",", "", c); n = c + 0; line = $0; sub(/^ *[0-9][0-9,]* (\([^)]*\))? */, "", line)
+		kind = line ~ /LOOP1/ ? "loop1" : line ~ /LOOP2/ ? "loop2" : "other"; sum[kind] += n; all += n }
+		END { printf "%d %d %d %d\n", sum["loop1"], sum["loop2"], sum["other"], all }' "$1"
+}
+self=$(func_self annotated.txt '^twoloops\.c:work$')
+file_self=$(func_self annotated.txt '^twoloops\.c:')
 like "callgrind_annotate lists work() with its self ticks" "$self" '^[1-9][0-9]*$'
-awk '/^-- Auto-annotated source:/ { on = /twoloops\.c/ } on && /^ *[0-9][0-9,]* / && !/=>/ && !/events annotated/ {
-	c = $1; gsub(",", "", c); n = c + 0; line = $0; sub(/^ *[0-9][0-9,]* (\([^)]*\))? */, "", line)
-	kind = line ~ /LOOP1/ ? "loop1" : line ~ /LOOP2/ ? "loop2" : "other"; sum[kind] += n; all += n }
-	END { printf "%d %d %d %d\n", sum["loop1"], sum["loop2"], sum["other"], all }' annotated.txt >lines.txt
-read -r loop1 loop2 other all <lines.txt
-diag "per-line ticks: loop 1 $loop1, loop 2 $loop2, other lines $other; work() self $self"
-is "the per-line ticks of the source add up to work()'s self cost" "$all" "$self"
+read -r loop1 loop2 other all <<END
+$(line_ticks annotated.txt)
+END
+diag "per-line ticks: loop 1 $loop1, loop 2 $loop2, other lines $other; work() self $self, all functions $file_self"
+is "the per-line ticks of the source add up to its functions' self costs" "$all" "$file_self"
 ok "the loops' lines hold nearly all of it (>= 90%)" test $(((loop1 + loop2) * 10)) -ge $((self * 9))
 ok "both loops' lines have ticks" test "$loop1" -gt 0 -a "$loop2" -gt 0
 
@@ -66,6 +78,21 @@ diag "second loop's share: ours $ours, gprof -l $theirs (3/4 expected)"
 ok "our second-loop share is about 3/4 (0.6 to 0.9)" awk -v s="$ours" 'BEGIN { exit !(s >= 0.6 && s <= 0.9) }'
 ok "gprof -l agrees with it (within 0.15)" awk -v a="$ours" -v b="$theirs" \
 	'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.15) }'
+
+# Two threads running work() at once: each thread's tree has its own
+# addresses, and the summed Callgrind file still adds up per line.
+ok "run two threads" "$BIN/cgrun" -q -o th.cgt ./tl-fi 30000000 2
+is "both worker threads have addresses" "$(awk '/^thread/ { t = $2 } /^at/ { seen[t] = 1 }
+	END { print (1 in seen) + (2 in seen) }' th.cgt)" 2
+ok "to Callgrind" "$BIN/cgconvert" -t callgrind -o th.callgrind th.cgt
+callgrind_annotate --auto=yes th.callgrind >th.txt
+like "work() has ticks in the threads" "$(func_self th.txt '^twoloops\.c:work$')" '^[1-9][0-9]*$'
+read -r th_loop1 th_loop2 th_other th_all <<END
+$(line_ticks th.txt)
+END
+diag "two threads, per-line ticks: loop 1 $th_loop1, loop 2 $th_loop2, other lines $th_other"
+is "the per-line ticks add up to the self costs over both threads" "$th_all" \
+	"$(func_self th.txt '^twoloops\.c:')"
 
 # A one-slot table: the first address takes it, every other tick is
 # unplaced, and still counted on its context.
