@@ -94,6 +94,21 @@ diag "two threads, per-line ticks: loop 1 $th_loop1, loop 2 $th_loop2, other lin
 is "the per-line ticks add up to the self costs over both threads" "$th_all" \
 	"$(func_self th.txt '^twoloops\.c:')"
 
+# Inlined code: hot() is inlined into main at -O2, its hooks stay, so its
+# node is current at main's addresses; DWARF's inlined copy places them.
+ok "build the inlined program" cc -std=c11 -O2 -g -finstrument-functions -o inl \
+	"$CG_TOP/testdata/collector/lines/inlined.c"
+ok "hot() has no code of its own in the loop: the ticks land in main's" sh -c \
+	"'$BIN/cgrun' -q -o inl.cgt ./inl 300000000 >/dev/null"
+ok "to Callgrind" "$BIN/cgconvert" -t callgrind -o inl.callgrind inl.cgt
+callgrind_annotate --auto=yes inl.callgrind >inl.txt
+inl_self=$(func_self inl.txt 'inlined\.c:hot$')
+inl_loop=$(awk '/^-- Auto-annotated source:/ { on = /inlined\.c/ } on && /^ *[0-9][0-9,]* / && /LOOP/ {
+	c = $1; gsub(",", "", c); s += c } END { print s + 0 }' inl.txt)
+diag "inlined hot(): self $inl_self, on its loop lines $inl_loop"
+like "hot() has ticks" "$inl_self" '^[1-9][0-9]*$'
+ok "the inlined loop's lines hold nearly all of them (>= 90%)" test $((inl_loop * 10)) -ge $((inl_self * 9))
+
 # A one-slot table: the first address takes it, every other tick is
 # unplaced, and still counted on its context.
 ok "run with a one-slot address table" sh -c \

@@ -150,16 +150,18 @@ static asection *code_section(bfd *abfd, uint64_t addr)
 	return NULL;
 }
 
-int cg_objsym_line(cgt_symtab *t, uint64_t addr, const char **file, unsigned *line)
+int cg_objsym_line(cgt_symtab *t, uint64_t addr, const char **file, unsigned *line,
+		   const char **func)
 {
 	asection *sec = code_section(t->abfd, addr);
-	const char *f = NULL, *func = NULL;
+	const char *f = NULL, *fn = NULL;
 	unsigned l = 0;
 	if (!sec || !bfd_find_nearest_line(t->abfd, sec, t->syms, addr - bfd_section_vma(sec), &f,
-					   &func, &l) || l == 0)
+					   &fn, &l) || l == 0)
 		return -1;
 	*file = f && *f ? f : NULL;
 	*line = l;
+	*func = fn && *fn ? fn : NULL;
 	return 0;
 }
 

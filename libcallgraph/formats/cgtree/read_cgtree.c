@@ -43,7 +43,8 @@ struct placed {
 	unsigned part;
 	cg_fid f;
 	uint32_t obj;
-	int resolved;     /* the function's object has symbols: ask for the line */
+	unsigned char resolved;  /* the function's object has symbols: ask for the line */
+	unsigned char inside;    /* addr is in the function's symbol */
 	uint64_t addr;    /* in the object */
 };
 
@@ -552,12 +553,14 @@ static int rec_node(struct reader *r, int link)
 
 /* `at NODE OBJ OFFSET COST...`: part of the self cost of NODE (the node
  * just read) spent at one instruction.  An address in the node's function
- * becomes a position of it (its source line from DWARF); any other (a
- * library function that is not instrumented, a callee's prologue before
- * its enter hook) stays unplaced, and finish() puts it with the rest at
- * the function's own line.  When the function's object could not be read
- * (or symbols are off), any address in its object is kept, without a
- * line. */
+ * becomes a position of it (its source line from DWARF), and so does one
+ * elsewhere in its object where DWARF says the function was inlined (an
+ * inlined function keeps its enter and exit hooks, so its node is
+ * current in the copy); any other (a library function that is not
+ * instrumented, a callee's prologue before its enter hook) stays
+ * unplaced, and finish() puts it with the rest at the function's own
+ * line.  When the function's object could not be read (or symbols are
+ * off), any address in its object is kept, without a line. */
 static int rec_at(struct reader *r)
 {
 	uint32_t id = 0;
@@ -588,9 +591,9 @@ static int rec_at(struct reader *r)
 	}
 	const struct rnode *rn = &r->nodes[id];
 	const struct fnplace *pl = &r->place[rn->func];
-	if (!any || !has_obj || pl->obj != (long)obj ||
-	    (pl->resolved && (off < pl->start || (pl->end && off >= pl->end))))
+	if (!any || !has_obj || pl->obj != (long)obj)
 		return 0;
+	int inside = !pl->resolved || (off >= pl->start && (!pl->end || off < pl->end));
 	cg_fid f = r->fn[rn->func];
 	size_t nev = (size_t)r->nevents;
 	uint64_t key = cg_hash64(((uint64_t)r->part << 32 | f) ^ cg_hash64(off));
@@ -608,7 +611,9 @@ static int rec_at(struct reader *r)
 		 sizeof *r->placed_costs) ||
 	    cg_hashmap_add(&r->placed_index, key, (uint32_t)r->nplaced))
 		return oom(r);
-	r->placed[r->nplaced] = (struct placed){ r->part, f, (uint32_t)obj, pl->resolved, off };
+	r->placed[r->nplaced] = (struct placed){ r->part, f, (uint32_t)obj,
+						 (unsigned char)pl->resolved,
+						 (unsigned char)inside, off };
 	memcpy(r->placed_costs + r->nplaced * nev, costs, nev * sizeof *costs);
 	r->nplaced++;
 	return 0;
@@ -754,10 +759,14 @@ static int finish(struct reader *r)
 	for (size_t i = 0; i < r->nplaced; i++) {
 		const struct placed *pd = &r->placed[i];
 		cg_position pos = { pd->addr, 0, 0, NULL };
-		const char *file = NULL;
+		const char *file = NULL, *func = NULL;
 		unsigned line = 0;
-		if (pd->resolved &&
-		    cg_objsym_line(r->obj[pd->obj].syms, pd->addr, &file, &line) == 0) {
+		int known = pd->resolved &&
+			    cg_objsym_line(r->obj[pd->obj].syms, pd->addr, &file, &line, &func) == 0;
+		if (!pd->inside &&
+		    (!known || !func || strcmp(func, cg_profile_function(r->p, pd->f)->name) != 0))
+			continue;  /* not the function's code: at its own line */
+		if (known) {
 			pos.line = line;
 			pos.file = file;
 		}
