@@ -74,8 +74,9 @@ static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
 	} else if (cur && g_enabled) {
 		cur->ticks += n;
 		/* After the node's count: a dump in another thread that sees
-		 * the address's count sees the node's too. */
-		__atomic_signal_fence(__ATOMIC_RELEASE);
+		 * the address's count sees the node's too (the dump clamps
+		 * them anyway; this keeps them exact). */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
 		if (cur != &th->root)  /* the root's ticks are reported lost */
 			cgc_lines_tick(th, cur, pc, n);
 	} else {
