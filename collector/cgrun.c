@@ -91,6 +91,7 @@ struct report {
 	long value;
 	int failed, err, cut;
 	unsigned long long calls, samples, overhead, lost;
+	unsigned long long unplaced;  /* ticks kept without an address */
 };
 
 static char *unescape(const char *s)
@@ -131,6 +132,9 @@ static size_t read_reports(const char *file, struct report **out)
 				   &r.calls, &r.samples, &r.overhead, &r.lost, tail) != 5)
 				continue;
 			r.cut = strcmp(tail, "ok") != 0;
+			const char *u = strstr(line, " status ");
+			if (u && (u = strstr(u, " unplaced ")) != NULL)
+				sscanf(u, " unplaced %llu", &r.unplaced);
 		} else if (strcmp(status, "failed") == 0) {
 			if (sscanf(line, "%*s %*s %*s %*s %*s errno %d", &r.err) != 1)
 				continue;
@@ -192,6 +196,9 @@ static void describe_counts(const struct report *r, char *buf, size_t size)
 		n += snprintf(buf + n, size - (size_t)n,
 			      ", %llu samples, collector overhead %llu (%.1f%%), lost %llu", r->samples,
 			      r->overhead, 100.0 * (double)r->overhead / (double)r->samples, r->lost);
+	if (r->unplaced && n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, ", %llu without an address (CGCOLLECT_LINES)",
+			      r->unplaced);
 	if (r->cut && n > 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, ", CUT SHORT (a thread ran out of memory or stack)");
 }

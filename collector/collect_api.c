@@ -90,6 +90,7 @@ CGC_PUBLIC void CGC_TEXT cgc_reset(void)
 	for (struct cgc_thread *th = g_threads; th; th = th->next) {
 		cgc_zero_tree(&th->root);
 		th->samples = th->overhead = th->lost = th->resyncs = 0;
+		cgc_lines_zero(th);
 	}
 	pthread_mutex_unlock(&g_lock);
 }

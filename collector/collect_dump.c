@@ -28,6 +28,7 @@ struct out {
 	int err;          /* errno of the first failed write */
 	int bad_status;   /* a thread stopped early (oom, overflow) */
 	uint64_t calls, samples, overhead, lost;  /* totals, for the report */
+	uint64_t unplaced;  /* ticks without an address (collect_lines.c) */
 	size_t len;
 	char buf[1 << 16];
 };
@@ -396,6 +397,36 @@ static int CGC_TEXT push_children(struct stack *s, struct cgc_node *n)
 	return 0;
 }
 
+/* `at NODE OBJ OFFSET TICKS`: node n's ticks at one instruction address,
+ * right after its `node` record.  The counts never add up to more than
+ * the node's cost as written (a tick arriving during the dump may be in
+ * one and not yet in the other). */
+static void CGC_TEXT write_addresses(struct out *o, const struct cgc_lines_view *view,
+				     const struct cgc_node *n, uint64_t cost)
+{
+	size_t count, first = cgc_lines_find(view, n, &count);
+	for (size_t i = first; i < first + count && cost; i++) {
+		uint64_t t = view->v[i].ticks < cost ? view->v[i].ticks : cost;
+		cost -= t;
+		uintptr_t pc = view->v[i].pc;
+		long ob = object_of(pc);
+		out_str(o, "at ");
+		out_u64(o, n->id);
+		if (ob < 0) {
+			out_str(o, " - ");
+			out_hex(o, pc);
+		} else {
+			out_str(o, " ");
+			out_u64(o, (uint64_t)ob);
+			out_str(o, " ");
+			out_hex(o, pc - g_obj[ob].base);
+		}
+		out_str(o, " ");
+		out_u64(o, t);
+		out_str(o, "\n");
+	}
+}
+
 static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned index,
 				 struct fmap *fm)
 {
@@ -404,6 +435,9 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 	uint32_t next_id = 1;
 	int rc = 0;
 
+	/* The addresses first: each one's node then has its ticks too. */
+	struct cgc_lines_view lines;
+	cgc_lines_snapshot(th, &lines);  /* no memory: nodes without addresses */
 	mark_tree(&th->root);
 	th->root.id = 0;
 	out_str(o, "thread ");
@@ -432,14 +466,18 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 		const uint64_t node[] = { n->id, n->parent->id, (uint64_t)fid, n->calls, n->redos,
 					  n->recursive, cost };
 		out_record(o, "node", node, sizeof node / sizeof node[0]);
+		if (lines.n)
+			write_addresses(o, &lines, n, cost);
 		o->calls += n->calls + n->recursive;
 		if (push_children(&st, n) != 0)
 			rc = -1;
 	}
 	unscratch(st.v, st.cap * sizeof *st.v);
+	cgc_lines_release(&lines);
 	o->samples += th->samples;
 	o->overhead += th->overhead;
 	o->lost += th->lost + th->root.ticks;
+	o->unplaced += th->unplaced;
 	if (rc != 0 || th->status != CGC_OK)
 		o->bad_status = 1;
 	out_str(o, "endthread ");
@@ -454,6 +492,11 @@ static int CGC_TEXT write_thread(struct out *o, struct cgc_thread *th, unsigned 
 	out_u64(o, th->lost + th->root.ticks);
 	out_str(o, " resyncs ");
 	out_u64(o, th->resyncs);
+	if (th->pcs) {
+		/* Ticks whose address found no room in the thread's table. */
+		out_str(o, " unplaced ");
+		out_u64(o, th->unplaced);
+	}
 	out_str(o, " status ");
 	out_str(o, rc == 0 ? status_names[th->status] : "oom");
 	out_str(o, "\n");
@@ -613,7 +656,7 @@ static void CGC_TEXT write_ending(struct out *o, const struct cgc_ending *e)
 /* One line for cgrun in the file named by CGCOLLECT_REPORT (which cgrun
  * created): what was written where, or why it could not be.  One write
  * on an O_APPEND descriptor, so lines from several processes do not mix:
- *   written PID PATH KIND VALUE calls C samples S overhead O lost L status ok|cut
+ *   written PID PATH KIND VALUE calls C samples S overhead O lost L status ok|cut [unplaced U]
  *   failed PID PATH KIND VALUE errno E
  */
 static void CGC_TEXT report(const char *path, const struct cgc_ending *e, const struct out *o,
@@ -646,6 +689,10 @@ static void CGC_TEXT report(const char *path, const struct cgc_ending *e, const 
 			out_u64(r, v[i]);
 		}
 		out_str(r, o->bad_status ? " status cut" : " status ok");
+		if (o->unplaced) {
+			out_str(r, " unplaced ");
+			out_u64(r, o->unplaced);
+		}
 	} else {
 		out_str(r, " errno ");
 		out_u64(r, (uint64_t)err);

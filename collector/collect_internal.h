@@ -92,6 +92,10 @@ struct cgc_thread {
 	void *altstack;                /* ours, for fatal signals; NULL if the thread had one */
 	pid_t tid;
 	unsigned index;                /* creation order, 0 = first thread */
+	/* collect_lines.c: ticks per (context, instruction address) */
+	struct cgc_pc_slot *pcs;       /* pcs_cap slots, NULL when not sampling lines */
+	size_t pcs_cap;
+	uint64_t unplaced;             /* ticks counted on a node without an address */
 };
 
 /* The hot state: one initial-exec TLS block per thread.  Not started or
@@ -150,6 +154,30 @@ int cgc_add_noprofile(uintptr_t addr) CGC_HIDDEN;
 /* collect_thread.c: threads */
 struct cgc_thread *cgc_thread_init(void) CGC_HIDDEN;
 void cgc_stop_thread(struct cgc_thread *th, int status) CGC_HIDDEN;
+
+/* collect_lines.c: where in a context the ticks landed (a side table, so
+ * the node struct the hooks walk stays as it is). */
+struct cgc_pc_slot {
+	struct cgc_node *node;         /* NULL: free; published last */
+	uintptr_t pc;                  /* interrupted instruction, run-time address */
+	volatile uint64_t ticks;
+};
+struct cgc_lines_view {              /* a dump's sorted copy, by node then pc */
+	struct cgc_pc_slot *v;
+	size_t n, bytes;
+};
+extern unsigned g_lines_cap CGC_HIDDEN;
+void cgc_lines_init(struct cgc_thread *th) CGC_HIDDEN;
+/* From the SIGPROF handler: never allocates; a full table counts the
+ * ticks as unplaced. */
+void cgc_lines_tick(struct cgc_thread *th, struct cgc_node *n, uintptr_t pc,
+		    uint64_t ticks) CGC_HIDDEN;
+void cgc_lines_zero(struct cgc_thread *th) CGC_HIDDEN;
+int cgc_lines_snapshot(struct cgc_thread *th, struct cgc_lines_view *view) CGC_HIDDEN;
+/* The first entry of node n in the view and (*count) how many. */
+size_t cgc_lines_find(const struct cgc_lines_view *view, const struct cgc_node *n,
+		      size_t *count) CGC_HIDDEN;
+void cgc_lines_release(struct cgc_lines_view *view) CGC_HIDDEN;
 
 /* collect_file.c: creating the output safely (async-signal-safe) */
 #define PATH_MAX_CGC 4096

@@ -59,16 +59,29 @@ static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
 	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
 #elif defined(__aarch64__)
 	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.pc;
+#elif defined(__i386__)
+	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_EIP];
+#elif defined(__riscv)
+	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.__gregs[REG_PC];
 #else
+	/* Unknown machine: no address, so every tick is unplaced (still
+	 * counted on its context). */
 	(void)ucv;
 #endif
 	struct cgc_node *cur = cgc_current_node();
-	if (pc >= (uintptr_t)__start_cgc_text && pc < (uintptr_t)__stop_cgc_text)
+	if (pc >= (uintptr_t)__start_cgc_text && pc < (uintptr_t)__stop_cgc_text) {
 		th->overhead += n;
-	else if (cur && g_enabled)
+	} else if (cur && g_enabled) {
 		cur->ticks += n;
-	else
+		/* After the node's count: a dump in another thread that sees
+		 * the address's count sees the node's too (the dump clamps
+		 * them anyway; this keeps them exact). */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		if (cur != &th->root)  /* the root's ticks are reported lost */
+			cgc_lines_tick(th, cur, pc, n);
+	} else {
 		th->lost += n;
+	}
 }
 
 static void CGC_TEXT start_timer(struct cgc_thread *th)
@@ -201,6 +214,15 @@ static void CGC_TEXT global_init(void)
 		if (*end == '\0' && v <= 86400 * 365)
 			g_interval = (unsigned)v;
 	}
+	/* Slots of each thread's address table (a power of two; 0: no
+	 * addresses, the ticks stay per context only). */
+	s = getenv("CGCOLLECT_LINES");
+	if (s && *s) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+		if (*end == '\0' && v <= (1ul << 24))
+			g_lines_cap = v ? 1u << (63 - __builtin_clzll(v)) : 0;
+	}
 	s = getenv("CGCOLLECT_NO_TMPFILE");  /* test knob: the fallback path */
 	g_no_tmpfile = s && *s && strcmp(s, "0") != 0;
 	s = getenv("CGCOLLECT_DISABLE");
@@ -266,6 +288,7 @@ struct cgc_thread *CGC_COLD cgc_thread_init(void)
 	cgc_tls.sp = th->stack + 1;
 	cgc_tls.end = th->stack + STACK_FRAMES;
 	cgc_altstack_init(th);
+	cgc_lines_init(th);
 	start_timer(th);
 	return th;
 }
@@ -287,6 +310,7 @@ static void CGC_TEXT after_fork_child(void)
 	if (me) {
 		cgc_zero_tree(&me->root);
 		me->samples = me->overhead = me->lost = me->resyncs = 0;
+		cgc_lines_zero(me);
 		me->tid = gettid();
 		me->has_timer = 0;
 		start_timer(me);

@@ -8,7 +8,7 @@
 
 CGC_SRCS    := collector/collect.c collector/collect_thread.c collector/collect_api.c \
                collector/collect_dump.c collector/collect_elf.c collector/collect_file.c \
-               collector/collect_signal.c
+               collector/collect_signal.c collector/collect_lines.c
 CGC_OBJS    := $(CGC_SRCS:%.c=$(B)/%.o)
 CGC_SO      := $(B)/lib/libcgcollect.so
 CGC_A       := $(B)/lib/libcgcollect.a

@@ -259,6 +259,85 @@ static int gprof_graph(int exact, const char *path)
 	return rc ? 3 : 0;
 }
 
+/* Sum of f's self positions in part 0 (event 0), their count, and the
+ * cost at address addr. */
+static cg_cost position_sum(cg_profile *p, cg_fid f, size_t *count, uint64_t addr,
+			    cg_cost *at_addr)
+{
+	size_t cursor = 0;
+	cg_position pos;
+	const cg_cost *c;
+	cg_cost sum = 0;
+	*count = 0;
+	*at_addr = 0;
+	while (cg_profile_next_self_position(p, 0, f, &cursor, &pos, &c)) {
+		sum += c[0];
+		(*count)++;
+		if (pos.addr == addr)
+			*at_addr += c[0];
+	}
+	return sum;
+}
+
+/* `at` records: addresses in the function's object become positions (no
+ * lines without symbols), others and the rest stay at the function's own
+ * line; the node costs are what they are without `at`. */
+static void test_at_positions(void)
+{
+	static const char *const body =
+		"object 0 0x0 /nonexistent/prog\n"
+		"object 1 0x0 /nonexistent/libc.so.6\n"
+		"thread 0 1\n"
+		"func 0 addr 0 0x100\n"
+		"node 1 0 0 1 0 0 10\n"
+		"at 1 0 0x104 6\n"
+		"at 1 0 0x108 3\n"
+		"at 1 1 0x9000 1\n"
+		"endthread 0 nodes 1 unplaced 2 status ok\n"
+		"end\n";
+	cg_profile *p;
+	cg_error err = CG_ERROR_INIT;
+	check_int(read_text(&p, body, &err), ==, 0);
+	cg_fid f = fid_of(p, "0x100@prog");
+	check(f != CG_NO_FUNC);
+	size_t n = 0;
+	cg_cost at104 = 0;
+	check_int(cg_profile_self(p, 0, f)[0], ==, 10);
+	check_int(position_sum(p, f, &n, 0x104, &at104), ==, 10);
+	check_int(n, ==, 3);  /* 0x104, 0x108, the rest (libc's tick) */
+	check_int(at104, ==, 6);
+	check(cg_profile_position_kinds(p) & CG_POS_INSTR);
+	check_str(cg_profile_meta(p, "unplaced"), "2");
+	cg_profile_free(p);
+
+	/* the same file without its `at` records: the same self costs */
+	check_int(read_text(&p, "object 0 0x0 /nonexistent/prog\nthread 0 1\nfunc 0 addr 0 0x100\n"
+			    "node 1 0 0 1 0 0 10\nendthread 0 nodes 1\nend\n", &err), ==, 0);
+	check_int(cg_profile_self(p, 0, fid_of(p, "0x100@prog"))[0], ==, 10);
+	check(!cg_profile_has_positions(p, 0));
+	cg_profile_free(p);
+
+	static const struct {
+		const char *body, *message;
+	} bad[] = {
+		{ "node 1 0 0 1 0 0 4\nat 1 0 0x12 3\nat 1 0 0x13 2\n", ":12: 'at' costs exceed" },
+		{ "node 1 0 0 1 0 0 4\nnode 2 1 0 1 0 0 4\nat 1 0 0x12 1\n", ":12: 'at' does not follow" },
+		{ "node 1 0 0 1 0 0 4\nat 1 3 0x12 1\n", ":11: 'at' address in an undefined" },
+		{ "node 1 0 0 1 0 0 4\nat 1 0 0x12\n", ":11: 'at' needs 4 fields" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "object 0 0x0 /x\nthread 0 1\nfunc 0 addr 0 0x10\n%s"
+			 "endthread 0 nodes 9\nend\n", bad[i].body);
+		cg_error e = CG_ERROR_INIT;
+		check_int(read_text(&p, text, &e), ==, CG_EFORMAT);
+		check(strstr(e.message, bad[i].message) != NULL);
+		if (!strstr(e.message, bad[i].message))
+			printf("# got: %s\n", e.message);
+		cg_profile_free(p);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "--gprof") == 0)
@@ -273,5 +352,6 @@ int main(int argc, char **argv)
 	TEST(test_link(), "mutual recursion link: calls counted, cost at the ancestor");
 	TEST(test_threads_and_noprofile(), "threads become parts; noprofile marks transparent");
 	TEST(test_errors(), "malformed input fails with the line and what is wrong");
+	TEST(test_at_positions(), "'at' records: per-address self costs adding up to the node's");
 	return tap_done();
 }

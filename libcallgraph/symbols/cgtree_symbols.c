@@ -138,6 +138,33 @@ int cg_objsym_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out)
 	return 0;
 }
 
+/* The code section holding addr, or NULL. */
+static asection *code_section(bfd *abfd, uint64_t addr)
+{
+	for (asection *sec = abfd->sections; sec; sec = sec->next) {
+		uint64_t vma = bfd_section_vma(sec);
+		if ((bfd_section_flags(sec) & SEC_CODE) && addr >= vma &&
+		    addr - vma < bfd_section_size(sec))
+			return sec;
+	}
+	return NULL;
+}
+
+int cg_objsym_line(cgt_symtab *t, uint64_t addr, const char **file, unsigned *line,
+		   const char **func)
+{
+	asection *sec = code_section(t->abfd, addr);
+	const char *f = NULL, *fn = NULL;
+	unsigned l = 0;
+	if (!sec || !bfd_find_nearest_line(t->abfd, sec, t->syms, addr - bfd_section_vma(sec), &f,
+					   &fn, &l) || l == 0)
+		return -1;
+	*file = f && *f ? f : NULL;
+	*line = l;
+	*func = fn && *fn ? fn : NULL;
+	return 0;
+}
+
 void cg_objsym_close(cgt_symtab *t)
 {
 	if (!t)

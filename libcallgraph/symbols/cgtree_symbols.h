@@ -25,6 +25,13 @@ cgt_symtab *cg_objsym_open(const char *path);
 /* The function containing `addr` (an address in the object file's address
  * space); 0 found, -1 none.  Strings live until cg_objsym_close. */
 int cg_objsym_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out);
+/* The source line of the instruction at `addr` (an address in the object
+ * file) from DWARF's line table: 0 with *file (NULL when unknown), *line
+ * and *func (the innermost function there, an inlined one included; NULL
+ * when unknown), -1 when no line is known.  Strings are borrowed until
+ * cg_objsym_close. */
+int cg_objsym_line(cgt_symtab *t, uint64_t addr, const char **file, unsigned *line,
+		   const char **func);
 void cg_objsym_close(cgt_symtab *t);
 
 #endif

@@ -13,7 +13,10 @@
 #include "callgraph.h"
 #include "array.h"
 #include "cgtree_symbols.h"
+#include "checked.h"
+#include "hashmap.h"
 #include "linereader.h"
+#include "positions.h"
 
 #define MAX_FIELDS 64
 #define MAX_ID 100000000u   /* ids beyond this are nonsense, not big profiles */
@@ -22,6 +25,27 @@ struct object {
 	char *path;
 	cgt_symtab *syms;
 	int tried;
+};
+
+/* Where a file function's code is, for placing `at` addresses in it. */
+struct fnplace {
+	long obj;        /* object index; -1 when not a C function in an object */
+	int resolved;    /* its symbol was found: start and end are known */
+	uint64_t start;  /* its symbol's address range in the object */
+	uint64_t end;    /* 0: up to the end of the section */
+};
+
+/* The cost `at` records placed at one address of one function in one
+ * part, summed over the function's contexts, kept until the tree's self
+ * costs are derived (deriving them starts the positions afresh).  Lines
+ * are looked up then, once per entry. */
+struct placed {
+	unsigned part;
+	cg_fid f;
+	uint32_t obj;
+	unsigned char resolved;  /* the function's object has symbols: ask for the line */
+	unsigned char inside;    /* addr is in the function's symbol */
+	uint64_t addr;    /* in the object */
 };
 
 struct rnode {
@@ -48,6 +72,18 @@ struct reader {
 	size_t nobj, capobj;
 	cg_fid *fn;        /* file function id -> model function */
 	size_t nfn, capfn;
+	struct fnplace *place;  /* file function id -> its code */
+	size_t capplace;
+	/* `at` records: the node they belong to (the last `node` read, 0
+	 * none), its self cost and what its `at` records placed so far. */
+	uint32_t at_node;
+	cg_cost at_self[CG_MAX_EVENTS], at_sum[CG_MAX_EVENTS];
+	struct placed *placed;
+	size_t nplaced, capplaced;
+	cg_cost *placed_costs;    /* nevents per entry */
+	size_t capplaced_costs;
+	struct cg_hashmap placed_index;  /* hash of (part, f, addr) -> entries */
+	uint64_t unplaced;  /* endthread `unplaced`, summed */
 	struct rnode *nodes;
 	size_t nnodes, capnodes;
 	uint32_t *path;    /* open nodes, root first */
@@ -307,7 +343,8 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int func_addr(struct reader *r, uint64_t obj_id, int has_obj, uint64_t off, cg_fid *out)
+static int func_addr(struct reader *r, uint64_t obj_id, int has_obj, uint64_t off, cg_fid *out,
+		     struct fnplace *place)
 {
 	struct object *o = has_obj ? &r->obj[obj_id] : NULL;
 	cgt_symbol sym;
@@ -320,6 +357,9 @@ static int func_addr(struct reader *r, uint64_t obj_id, int has_obj, uint64_t of
 		found = o->syms && cg_objsym_lookup(o->syms, off, &sym) == 0;
 	}
 	if (!found) {
+		/* Unknown extent: addresses in the same object are kept
+		 * (without lines). */
+		*place = (struct fnplace){ o ? (long)obj_id : -1, 0, 0, 0 };
 		char name[600];
 		snprintf(name, sizeof name, "0x%llx@%s", (unsigned long long)off,
 			 o ? base_name(o->path) : "?");
@@ -328,6 +368,7 @@ static int func_addr(struct reader *r, uint64_t obj_id, int has_obj, uint64_t of
 	}
 	if (cg_profile_intern_function(r->p, sym.name, o->path, sym.file, out))
 		return oom(r);
+	*place = (struct fnplace){ (long)obj_id, 1, sym.start, sym.end };
 	cg_function *f = cg_profile_function(r->p, *out);
 	if (!(f->flags & CG_FN_HAS_ADDR)) {
 		f->flags |= CG_FN_HAS_ADDR | CG_FN_IS_FUNC | (sym.is_local ? CG_FN_STATIC : 0);
@@ -348,8 +389,11 @@ static int rec_func(struct reader *r)
 		return rc;
 	if (id != r->nfn)
 		return fail(r, "function ids must count up from 0");
-	if (grow((void **)&r->fn, &r->capfn, r->nfn + 1, sizeof *r->fn))
+	if (grow((void **)&r->fn, &r->capfn, r->nfn + 1, sizeof *r->fn) ||
+	    grow((void **)&r->place, &r->capplace, r->nfn + 1, sizeof *r->place))
 		return oom(r);
+	struct fnplace *place = &r->place[r->nfn];
+	*place = (struct fnplace){ -1, 0, 0, 0 };
 	cg_fid f;
 	if (strcmp(r->fields[2], "addr") == 0) {
 		uint64_t obj = 0, off = 0;
@@ -360,7 +404,7 @@ static int rec_func(struct reader *r)
 			return rc;
 		if (has_obj && obj >= r->nobj)
 			return fail(r, "function in an undefined object");
-		if ((rc = func_addr(r, obj, has_obj, off, &f)))
+		if ((rc = func_addr(r, obj, has_obj, off, &f, place)))
 			return rc;
 	} else if (strcmp(r->fields[2], "name") == 0) {
 		const char *name = NULL, *file = NULL;
@@ -496,11 +540,82 @@ static int rec_node(struct reader *r, int link)
 		n->recursive = recursive;
 		for (int e = 0; e < r->nevents; e++)
 			n->self[e] = costs[e];
+		memcpy(r->at_self, costs, sizeof costs);
+		memset(r->at_sum, 0, sizeof r->at_sum);
 		rn->open = 1;
 		r->path[r->depth++] = id;
 	}
 	rn->nid = nid;
+	r->at_node = link ? 0 : id;
 	r->nnodes++;
+	return 0;
+}
+
+/* `at NODE OBJ OFFSET COST...`: part of the self cost of NODE (the node
+ * just read) spent at one instruction.  An address in the node's function
+ * becomes a position of it (its source line from DWARF), and so does one
+ * elsewhere in its object where DWARF says the function was inlined (an
+ * inlined function keeps its enter and exit hooks, so its node is
+ * current in the copy); any other (a library function that is not
+ * instrumented, a callee's prologue before its enter hook) stays
+ * unplaced, and finish() puts it with the rest at the function's own
+ * line.  When the function's object could not be read (or symbols are
+ * off), any address in its object is kept, without a line. */
+static int rec_at(struct reader *r)
+{
+	uint32_t id = 0;
+	uint64_t obj = 0, off = 0;
+	int rc;
+	if (!r->in_thread)
+		return fail(r, "'at' outside a thread");
+	if ((rc = want_fields(r, 4 + r->nevents)) || (rc = parse_id(r, 1, &id)))
+		return rc;
+	if (id == 0 || id != r->at_node)
+		return fail(r, "'at' does not follow the 'node' record it names");
+	int has_obj = strcmp(r->fields[2], "-") != 0;
+	if ((has_obj && (rc = parse_u64(r, 2, &obj))) || (rc = parse_hex(r, 3, &off)))
+		return rc;
+	if (has_obj && obj >= r->nobj)
+		return fail(r, "'at' address in an undefined object");
+	cg_cost costs[CG_MAX_EVENTS];
+	int any = 0;
+	for (int e = 0; e < r->nevents; e++) {
+		uint64_t c;
+		if ((rc = parse_u64(r, 4 + e, &c)))
+			return rc;
+		if (c > (uint64_t)(r->at_self[e] - r->at_sum[e]))
+			return fail(r, "'at' costs exceed the node's self cost");
+		costs[e] = (cg_cost)c;
+		r->at_sum[e] += costs[e];
+		any |= c != 0;
+	}
+	const struct rnode *rn = &r->nodes[id];
+	const struct fnplace *pl = &r->place[rn->func];
+	if (!any || !has_obj || pl->obj != (long)obj)
+		return 0;
+	int inside = !pl->resolved || (off >= pl->start && (!pl->end || off < pl->end));
+	cg_fid f = r->fn[rn->func];
+	size_t nev = (size_t)r->nevents;
+	uint64_t key = cg_hash64(((uint64_t)r->part << 32 | f) ^ cg_hash64(off));
+	size_t cursor = 0;
+	uint32_t i;
+	while (cg_hashmap_next(&r->placed_index, key, &cursor, &i)) {
+		const struct placed *pd = &r->placed[i];
+		if (pd->part == r->part && pd->f == f && pd->addr == off)
+			return cg_checked_add_costs(r->placed_costs + i * nev, costs, nev)
+				? fail(r, "costs at one address sum past 2^63-1") : 0;
+	}
+	if (r->nplaced >= UINT32_MAX - 1 ||
+	    grow((void **)&r->placed, &r->capplaced, r->nplaced + 1, sizeof *r->placed) ||
+	    grow((void **)&r->placed_costs, &r->capplaced_costs, (r->nplaced + 1) * nev,
+		 sizeof *r->placed_costs) ||
+	    cg_hashmap_add(&r->placed_index, key, (uint32_t)r->nplaced))
+		return oom(r);
+	r->placed[r->nplaced] = (struct placed){ r->part, f, (uint32_t)obj,
+						 (unsigned char)pl->resolved,
+						 (unsigned char)inside, off };
+	memcpy(r->placed_costs + r->nplaced * nev, costs, nev * sizeof *costs);
+	r->nplaced++;
 	return 0;
 }
 
@@ -530,6 +645,8 @@ static int rec_endthread(struct reader *r)
 		uint64_t v;
 		if ((rc = parse_u64(r, i + 1, &v)))
 			return rc;
+		if (strcmp(key, "unplaced") == 0)
+			r->unplaced = r->unplaced > UINT64_MAX - v ? UINT64_MAX : r->unplaced + v;
 		if (strcmp(key, "nodes") == 0 && v != r->nnodes - 1)
 			return fail(r, "'endthread' node count does not match the nodes read");
 		for (int k = 0; k < 4; k++)
@@ -539,6 +656,7 @@ static int rec_endthread(struct reader *r)
 	r->run.threads++;
 	r->have_run = 1;
 	r->in_thread = 0;
+	r->at_node = 0;
 	return 0;
 }
 
@@ -593,6 +711,8 @@ static int record(struct reader *r, char *line)
 		return rec_node(r, 0);
 	if (strcmp(k, "link") == 0)
 		return rec_node(r, 1);
+	if (strcmp(k, "at") == 0)
+		return rec_at(r);
 	if (strcmp(k, "func") == 0)
 		return rec_func(r);
 	if (strcmp(k, "thread") == 0)
@@ -625,7 +745,46 @@ static int finish(struct reader *r)
 			if (strcmp(fn->name, r->noprofile[i]) == 0)
 				fn->flags |= CG_FN_TRANSPARENT;
 		}
-	return cg_profile_derive_from_tree(r->p, r->err);
+	int rc = cg_profile_derive_from_tree(r->p, r->err);
+	if (rc)
+		return rc;
+	if (r->unplaced) {
+		char v[24];
+		snprintf(v, sizeof v, "%llu", (unsigned long long)r->unplaced);
+		if (cg_profile_set_meta(r->p, "unplaced", v))
+			return oom(r);
+	}
+	if (!r->nplaced)
+		return 0;
+	for (size_t i = 0; i < r->nplaced; i++) {
+		const struct placed *pd = &r->placed[i];
+		cg_position pos = { pd->addr, 0, 0, NULL };
+		const char *file = NULL, *func = NULL;
+		unsigned line = 0;
+		int known = pd->resolved &&
+			    cg_objsym_line(r->obj[pd->obj].syms, pd->addr, &file, &line, &func) == 0;
+		if (!pd->inside &&
+		    (!known || !func || strcmp(func, cg_profile_function(r->p, pd->f)->name) != 0))
+			continue;  /* not the function's code: at its own line */
+		if (known) {
+			pos.line = line;
+			pos.file = file;
+		}
+		if ((rc = cg_pos_add_self_only(r->p, pd->part, pd->f, &pos,
+					       r->placed_costs + i * (size_t)r->nevents)))
+			return rc == CG_ENOMEM ? oom(r)
+					       : cg_error_set(r->err, rc, "%s: positions past 2^63-1",
+							      r->name);
+	}
+	/* Each function's ticks at no known address go to its own line, so
+	 * its positions add up to its self cost. */
+	for (unsigned part = 0; part < cg_profile_part_count(r->p); part++)
+		if ((rc = cg_pos_complete(r->p, part)))
+			return rc == CG_ENOMEM ? oom(r)
+					       : cg_error_set(r->err, rc, "%s: positions do not add up "
+							      "to the self costs", r->name);
+	cg_profile_declare_position_kinds(r->p, CG_POS_INSTR | CG_POS_LINE);
+	return 0;
 }
 
 static void reader_free(struct reader *r)
@@ -639,6 +798,10 @@ static void reader_free(struct reader *r)
 	free(r->noprofile);
 	free(r->obj);
 	free(r->fn);
+	free(r->place);
+	free(r->placed);
+	free(r->placed_costs);
+	cg_hashmap_release(&r->placed_index);
 	free(r->nodes);
 	free(r->path);
 }
