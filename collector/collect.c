@@ -39,8 +39,10 @@ _Thread_local struct cgc_tls cgc_tls __attribute__((tls_model("initial-exec"))) 
 static uintptr_t g_noprofile[NOPROFILE_MAX];
 static unsigned g_noprofile_count;
 
-void __cyg_profile_func_enter(void *this_fn, void *call_site) CGC_TEXT CGC_PUBLIC;
-void __cyg_profile_func_exit(void *this_fn, void *call_site) CGC_TEXT CGC_PUBLIC;
+/* Each hook starts a cache line, so the enter hook's common paths (about
+ * 100 bytes) take two lines of the instruction cache, not three. */
+void __cyg_profile_func_enter(void *this_fn, void *call_site) CGC_TEXT CGC_PUBLIC __attribute__((aligned(64)));
+void __cyg_profile_func_exit(void *this_fn, void *call_site) CGC_TEXT CGC_PUBLIC __attribute__((aligned(64)));
 
 static inline uintptr_t CGC_TEXT machine_sp(void)
 {
