@@ -19,24 +19,30 @@
 #define LIST_SCAN_MAX 8          /* fan-out above which a parent gets a table */
 #define NOPROFILE_MAX 64
 
-/* Threads that have no state yet point at this frame: its fn never matches,
- * its stack pointer is above every real one and it holds no context. */
+/* The bottom frame of a shadow stack: its fn never matches and its stack
+ * pointer is above every real one; stack[0] is a copy with the root. */
 struct cgc_frame cgc_sentinel[2] = {
 	{ NULL, 0, UINTPTR_MAX, 0 }, { NULL, 0, UINTPTR_MAX, 0 }
 };
 
+/* Where a thread that is not followed points: no context, and a stack
+ * pointer below every real one, so every enter takes the slow path. */
+struct cgc_frame cgc_idle[2];
+
 struct cgc_node cgc_no_child;
 
 _Thread_local struct cgc_tls cgc_tls __attribute__((tls_model("initial-exec"))) = {
-	&cgc_sentinel[1], &cgc_sentinel[1], NULL
+	&cgc_idle[1], &cgc_idle[1], NULL
 };
 
 /* C functions made transparent; read when a context is created. */
 static uintptr_t g_noprofile[NOPROFILE_MAX];
 static unsigned g_noprofile_count;
 
-void __cyg_profile_func_enter(void *this_fn, void *call_site) CGC_TEXT CGC_PUBLIC;
-void __cyg_profile_func_exit(void *this_fn, void *call_site) CGC_TEXT CGC_PUBLIC;
+/* Each hook starts a cache line, so the enter hook's common paths (about
+ * 100 bytes) take two lines of the instruction cache, not three. */
+void __cyg_profile_func_enter(void *this_fn, void *call_site) CGC_TEXT CGC_PUBLIC __attribute__((aligned(64)));
+void __cyg_profile_func_exit(void *this_fn, void *call_site) CGC_TEXT CGC_PUBLIC __attribute__((aligned(64)));
 
 static inline uintptr_t CGC_TEXT machine_sp(void)
 {
@@ -57,6 +63,25 @@ void *CGC_TEXT cgc_map_zeroed(size_t size)
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+struct cgc_frame *CGC_TEXT cgc_map_stack(size_t frames)
+{
+	size_t size = frames * sizeof(struct cgc_frame);
+	if (size > CGC_STACK_SPAN)
+		return NULL;
+	/* Reserve enough to find the boundary, then give back both sides. */
+	size_t span = size + CGC_STACK_SPAN;
+	char *p = cgc_map_zeroed(span);
+	if (!p)
+		return NULL;
+	uintptr_t end = ((uintptr_t)p + size + CGC_STACK_SPAN - 1) & ~(CGC_STACK_SPAN - 1);
+	char *base = (char *)(end - size);
+	if (base > p)
+		munmap(p, (size_t)(base - p));
+	if ((char *)end < p + span)
+		munmap((char *)end, (size_t)(p + span - (char *)end));
+	return (struct cgc_frame *)base;
 }
 
 /* align: a power of two, at least 16 (chunks are page-aligned). */
@@ -322,8 +347,8 @@ void CGC_TEXT __cyg_profile_func_enter(void *this_fn, void *call_site)
 	uintptr_t fn = (uintptr_t)this_fn;
 	uintptr_t now = machine_sp();
 	struct cgc_frame *sp = cgc_tls.sp;
-	/* sp == end also when not started or stopped (both the sentinel). */
-	if (CGC_UNLIKELY(sp == cgc_tls.end || sp[-1].sp < now)) {
+	/* Not started or stopped: the idle frame's stack pointer is 0. */
+	if (CGC_UNLIKELY(cgc_stack_full(sp) || sp[-1].sp < now)) {
 		enter_slow(fn, now, (uintptr_t)call_site);
 		return;
 	}

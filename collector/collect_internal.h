@@ -99,8 +99,9 @@ struct cgc_thread {
 };
 
 /* The hot state: one initial-exec TLS block per thread.  Not started or
- * stopped: sp and end are both &cgc_sentinel[1], whose frame below holds
- * no node. */
+ * stopped: sp and end are both &cgc_idle[1], whose frame below holds no
+ * node and a machine stack pointer of 0, so the enter hook's longjmp test
+ * sends it to the slow path without a test of its own. */
 struct cgc_tls {
 	struct cgc_frame *sp;      /* next free frame; sp[-1].node is current */
 	struct cgc_frame *end;     /* one past the last usable frame */
@@ -112,7 +113,20 @@ enum cgc_mode { CGC_MODE_CPU, CGC_MODE_WALL, CGC_MODE_CALLS };
 #define CGC_PUBLIC __attribute__((visibility("default")))
 
 extern _Thread_local struct cgc_tls cgc_tls CGC_HIDDEN __attribute__((tls_model("initial-exec")));
+/* The bottom frame of every shadow stack (copied to stack[0]): its stack
+ * pointer is above every real one, so it is never popped. */
 extern struct cgc_frame cgc_sentinel[2] CGC_HIDDEN;
+extern struct cgc_frame cgc_idle[2] CGC_HIDDEN;
+
+/* Every shadow stack ends on a multiple of CGC_STACK_SPAN and holds at most
+ * that many bytes, so it is full exactly when the next free frame's
+ * address is such a multiple: the enter hook tests two bits of a register
+ * it has, instead of loading the end. */
+#define CGC_STACK_SPAN ((uintptr_t)1 << 25)
+static inline int CGC_TEXT cgc_stack_full(const struct cgc_frame *sp)
+{
+	return ((uintptr_t)sp & (CGC_STACK_SPAN - 1)) == 0;
+}
 /* The child cache of a node that has none yet: its fn (0) matches no call,
  * so the hot path needs no NULL test. */
 extern struct cgc_node cgc_no_child CGC_HIDDEN;
@@ -124,7 +138,7 @@ static inline struct cgc_node *CGC_TEXT cgc_current_node(void)
 }
 
 /* Moves this thread's current context (the API's ports); only while it is
- * followed, so the shared sentinel is never written. */
+ * followed, so the shared idle frame is never written. */
 static inline void CGC_TEXT cgc_set_current_node(struct cgc_node *n)
 {
 	if (cgc_tls.sp[-1].node)
@@ -145,6 +159,9 @@ extern struct cgc_func *g_funcs CGC_HIDDEN;
 
 /* collect.c: the tree */
 void *cgc_map_zeroed(size_t size) CGC_HIDDEN;
+/* A zeroed shadow stack of `frames` frames (at most CGC_STACK_SPAN bytes)
+ * ending on a CGC_STACK_SPAN boundary; NULL when out of memory. */
+struct cgc_frame *cgc_map_stack(size_t frames) CGC_HIDDEN;
 /* Moves from `cur` into the context of fn (a code address, or a cgc_func *
  * when api); returns the node now current, NULL when out of memory. */
 struct cgc_node *cgc_descend(struct cgc_node *cur, uintptr_t fn, int api) CGC_HIDDEN;

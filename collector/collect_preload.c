@@ -343,7 +343,7 @@ static void CGC_TEXT ctx_load(const ucontext_t *uc)
 	if (!c->cur) {
 		/* Fresh: an empty shadow stack under the current node. */
 		if (!c->own)
-			c->own = cgc_map_zeroed(CTX_FRAMES * sizeof *c->own);
+			c->own = cgc_map_stack(CTX_FRAMES);
 		if (!c->own)
 			return;
 		c->own[0] = cgc_sentinel[0];

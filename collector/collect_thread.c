@@ -40,8 +40,8 @@ extern char __start_cgc_text[], __stop_cgc_text[];
 void CGC_COLD cgc_stop_thread(struct cgc_thread *th, int status)
 {
 	th->status = status;
-	cgc_tls.sp = &cgc_sentinel[1];
-	cgc_tls.end = &cgc_sentinel[1];
+	cgc_tls.sp = &cgc_idle[1];
+	cgc_tls.end = &cgc_idle[1];
 }
 
 /* ---- timers ------------------------------------------------------------ */
@@ -268,7 +268,7 @@ struct cgc_thread *CGC_COLD cgc_thread_init(void)
 	if (!th)
 		return NULL;
 	th->stack_frames = STACK_FRAMES;
-	th->stack = cgc_map_zeroed(STACK_FRAMES * sizeof(struct cgc_frame));
+	th->stack = cgc_map_stack(STACK_FRAMES);
 	if (!th->stack) {
 		munmap(th, sizeof *th);
 		return NULL;

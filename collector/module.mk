@@ -92,7 +92,7 @@ CHECK_TARGETS += $(CGC_TPROGS) $(B)/tests/collector/calls-static $(B)/tests/coll
 
 # ---- benchmark -------------------------------------------------------------
 bench-collector: $(CGC_SO) $(CGC_A)
-	B=$(B) CC=$(CC) sh collector/bench/run.sh
+	B=$(B) CC=$(CC) BASELINE=$(BASELINE) sh collector/bench/run.sh
 
 BENCH_TARGETS += bench-collector
 .PHONY: bench-collector

@@ -7,6 +7,9 @@
 # uftrace record when installed.  Rounds are interleaved; the median of each is printed as ns
 # per call (thread CPU time) and as a ratio to plain.
 #   B=build CC=cc ROUNDS=9 sh collector/bench/run.sh
+# BASELINE=path/to/libcgcollect.a adds that build of the collector as
+# base-calls and base-cpu to the same interleaved rounds (before/after a
+# change to the hooks; make bench-collector BASELINE=...).
 set -eu
 B=${B:-build}
 CC=${CC:-cc}
@@ -24,8 +27,22 @@ $CC $flags -finstrument-functions -o "$out/fi-empty" "$here/bench.c" "$out/hooks
 $CC -std=c11 -O2 -c -o "$out/hooks_depth.o" "$here/hooks_depth.c"
 $CC $flags -finstrument-functions -o "$out/fi-depth" "$here/bench.c" "$out/hooks_depth.o"
 $CC $flags -finstrument-functions -o "$out/cgcollect" "$here/bench.c" "$B/lib/libcgcollect.a" -pthread
+# The same hooks in a section of their own, with the collector's tick
+# measure (sampler.c): the share of ticks that land in an empty hook or a
+# depth counter, the floor of the collector's distortion figure.  Used for
+# that figure only; the timed fi-empty and fi-depth above are unchanged.
+$CC -std=c11 -O2 -c -o "$out/sampler.o" "$here/sampler.c"
+for h in empty depth; do
+	$CC -std=c11 -O2 -DHOOK_TEXT -c -o "$out/hooks_${h}_ticks.o" "$here/hooks_$h.c"
+	$CC $flags -finstrument-functions -o "$out/fi-$h-ticks" "$here/bench.c" "$out/hooks_${h}_ticks.o" \
+		"$out/sampler.o" -pthread
+done
 
 variants="plain pg fi-empty fi-depth cgc-calls cgc-cpu"
+if [ -n "${BASELINE:-}" ]; then
+	$CC $flags -finstrument-functions -o "$out/cgcollect-base" "$here/bench.c" "$BASELINE" -pthread
+	variants="$variants base-calls base-cpu"
+fi
 have_uftrace=0
 if command -v uftrace >/dev/null 2>&1; then
 	have_uftrace=1
@@ -41,11 +58,21 @@ run_variant() {  # name -> "phase calls ns" lines on stdout
 	fi-empty) "$out/fi-empty" ;;
 	fi-depth) "$out/fi-depth" ;;
 	cgc-calls) CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT="$out/bench.cgt" "$out/cgcollect" ;;
+	base-calls) CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT="$out/base.cgt" "$out/cgcollect-base" ;;
+	base-cpu) CGCOLLECT_TIME=cpu CGCOLLECT_OUTPUT="$out/base.cgt" "$out/cgcollect-base"
+		awk -v r="$r" '$1 == "endthread" { for (i = 3; i < NF; i += 2) v[$i] += $(i + 1) }
+			END { print "base-cpu", r, v["overhead"] + 0, v["samples"] + 0 }' "$out/base.cgt" >>"$out/distortion.txt" ;;
 	cgc-cpu) CGCOLLECT_TIME=cpu CGCOLLECT_OUTPUT="$out/bench.cgt" "$out/cgcollect"
 		# The collector's own distortion figure: ticks that landed in
 		# its code / all ticks (endthread records of the file).
 		awk -v r="$r" '$1 == "endthread" { for (i = 3; i < NF; i += 2) v[$i] += $(i + 1) }
-			END { print r, v["overhead"] + 0, v["samples"] + 0 }' "$out/bench.cgt" >>"$out/distortion.txt" ;;
+			END { print "cgc-cpu", r, v["overhead"] + 0, v["samples"] + 0 }' "$out/bench.cgt" >>"$out/distortion.txt"
+		# The same measure on the empty and the depth-counting hooks.
+		for h in empty depth; do
+			: >"$out/ticks.txt"
+			BENCH_TICKS="$out/ticks.txt" "$out/fi-$h-ticks" >/dev/null
+			awk -v h="fi-$h" -v r="$r" '{ print h, r, $1, $2 }' "$out/ticks.txt" >>"$out/distortion.txt"
+		done ;;
 	uftrace) uftrace record -d "$out/uftrace.data" "$out/pg" 2>/dev/null; rm -rf "$out/uftrace.data" ;;
 	esac
 }
@@ -103,15 +130,27 @@ END {
 	printf "calls per phase: fib %d, tree %d, qsort %d\n", calls["fib"], calls["tree"], calls["qsort"]
 	for (i = 1; i <= nv; i++) {
 		v = names[i]
-		if (v !~ /^(cgc-|fi-depth)/) continue
+		if (v !~ /^(cgc-|base-|fi-depth)/) continue
 		printf "%-9s cost per call over the empty-hook floor: fib %.2fx, tree %.2fx, qsort %.2fx %s\n",
-			v, xfl[v, 1], xfl[v, 2], xfl[v, 3], v ~ /^cgc-/ ? "(goal <= 1.5x)" : "(reference: depth counter only)"
+			v, xfl[v, 1], xfl[v, 2], xfl[v, 3], v ~ /^cgc-/ ? "(goal <= 1.5x)" : v ~ /^base-/ ? "(baseline build)" : "(reference: depth counter only)"
 	}
-	m = 0
-	while ((getline line < dist) > 0) { split(line, f, " "); if (f[3] > 0) e[++m] = f[2] / f[3] }
-	if (m)
-		printf "cgc-cpu self-measured distortion (collector ticks / all ticks): %.1f%% (median of %d runs)\n",
-			100 * median(e, m), m
+	while ((getline line < dist) > 0) {
+		split(line, f, " ")
+		if (f[4] > 0) { nd[f[1]]++; dv[f[1], nd[f[1]]] = f[3] / f[4] }
+	}
+	if (nd["cgc-cpu"]) {
+		printf "self-measured distortion (ticks in the hooks / all ticks, 1 kHz CPU-time timer, median of %d runs):\n", nd["cgc-cpu"]
+		split("fi-empty fi-depth cgc-cpu base-cpu", dn, " ")
+		for (i = 1; i <= 4; i++) {
+			m = 0; split("", e)
+			for (j = 1; j <= nd[dn[i]]; j++) e[++m] = dv[dn[i], j]
+			what = " (a depth counter)"
+			if (dn[i] == "fi-empty") what = " (hooks that only return: the floor of this figure)"
+			if (dn[i] == "cgc-cpu") what = " (the collector'"'"'s own figure: overhead / samples in its file)"
+			if (dn[i] == "base-cpu") what = " (the same, baseline build)"
+			if (m) printf "  %-9s %5.1f%%%s\n", dn[i], 100 * median(e, m), what
+		}
+	}
 	print "xfloor: (variant - plain) / (fi-empty - plain) per call, median of the rounds'"'"' ratios;"
 	print "  fi-depth (a thread-local depth counter, nothing else) is what following the stack costs at least"
 	print "distortion: share of the three phases'"'"' CPU time spent in the profiler, 1 - plain/variant"
