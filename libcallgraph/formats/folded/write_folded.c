@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "folded_internal.h"
 
 /* the demangler lives in the gmon module; without it names stay raw */
 #pragma weak cg_demangle
@@ -20,10 +21,29 @@ struct path {
 	size_t len, cap;
 };
 
-static int path_push(struct path *p, const char *s)
+/* The frame a function name becomes: demangled, with ';' (the frame
+ * separator) as ':' and control characters as '?'.  Shared with the svg
+ * writer, whose boxes are these frames. */
+char *cg_folded_frame_name(const char *s)
 {
 	char *dem = cg_demangle ? cg_demangle(s) : NULL;
 	const char *name = dem ? dem : s;
+	size_t n = strlen(name);
+	char *frame = dem ? dem : malloc(n + 1);
+	if (!frame)
+		return NULL;
+	for (size_t i = 0; i <= n; i++) {
+		char c = name[i];
+		frame[i] = c == ';' ? ':' : ((unsigned char)c < 0x20 && c ? '?' : c);
+	}
+	return frame;
+}
+
+static int path_push(struct path *p, const char *s)
+{
+	char *name = cg_folded_frame_name(s);
+	if (!name)
+		return CG_ENOMEM;
 	size_t n = strlen(name);
 	if (p->len + n + 2 > p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 256;
@@ -31,7 +51,7 @@ static int path_push(struct path *p, const char *s)
 			cap *= 2;
 		char *b = realloc(p->buf, cap);
 		if (!b) {
-			free(dem);
+			free(name);
 			return CG_ENOMEM;
 		}
 		p->buf = b;
@@ -39,14 +59,10 @@ static int path_push(struct path *p, const char *s)
 	}
 	if (p->len)
 		p->buf[p->len++] = ';';
-	/* ';' separates frames and the last blank the count: keep both out
-	 * of names */
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		p->buf[p->len++] = c == ';' ? ':' : ((unsigned char)c < 0x20 ? '?' : c);
-	}
+	memcpy(p->buf + p->len, name, n);
+	p->len += n;
 	p->buf[p->len] = 0;
-	free(dem);
+	free(name);
 	return 0;
 }
 
