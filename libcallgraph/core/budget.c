@@ -16,12 +16,14 @@
 static _Atomic uint64_t limit_bytes;    /* 0: no limit, nothing counted */
 static _Atomic uint64_t used_bytes;
 static atomic_int limit_hit;
+static atomic_int charged_over;         /* a charge went past the limit */
 
 void cg_set_memory_limit(uint64_t bytes)
 {
 	atomic_store(&limit_bytes, bytes);
 	atomic_store(&used_bytes, 0);
 	atomic_store(&limit_hit, 0);
+	atomic_store(&charged_over, 0);
 }
 
 uint64_t cg_memory_limit(void)
@@ -56,4 +58,21 @@ void cg_budget_give(size_t bytes)
 	uint64_t cur = atomic_load(&used_bytes);
 	while (!atomic_compare_exchange_weak(&used_bytes, &cur, cur > bytes ? cur - bytes : 0))
 		;
+}
+
+void cg_budget_charge(size_t bytes)
+{
+	uint64_t limit = atomic_load_explicit(&limit_bytes, memory_order_relaxed);
+	if (!limit)
+		return;
+	uint64_t now = atomic_fetch_add(&used_bytes, bytes) + bytes;
+	if (now > limit || now < bytes) {
+		atomic_store(&charged_over, 1);
+		atomic_store(&limit_hit, 1);
+	}
+}
+
+int cg_budget_over(void)
+{
+	return atomic_load_explicit(&charged_over, memory_order_relaxed);
 }
