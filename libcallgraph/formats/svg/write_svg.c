@@ -78,11 +78,14 @@ struct flame {
 	int64_t total;
 };
 
-static const char **sort_names;   /* qsort has no context argument */
+struct named {
+	const char *name;
+	uint32_t index;
+};
 
-static int index_cmp(const void *a, const void *b)
+static int named_cmp(const void *a, const void *b)
 {
-	return strcmp(sort_names[*(const uint32_t *)a], sort_names[*(const uint32_t *)b]);
+	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
 }
 
 /* rank[i]: names[i]'s place among the distinct names, by strcmp (which
@@ -90,7 +93,7 @@ static int index_cmp(const void *a, const void *b)
  * character a name can hold, so a name sorts before its extensions). */
 static int rank_names(char **names, size_t n, uint32_t **rank_out)
 {
-	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+	struct named *order = malloc((n ? n : 1) * sizeof *order);
 	uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
 	if (!order || !rank) {
 		free(order);
@@ -98,15 +101,13 @@ static int rank_names(char **names, size_t n, uint32_t **rank_out)
 		return CG_ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
-		order[i] = (uint32_t)i;
-	sort_names = (const char **)names;
-	qsort(order, n, sizeof *order, index_cmp);
-	sort_names = NULL;
+		order[i] = (struct named){ names[i], (uint32_t)i };
+	qsort(order, n, sizeof *order, named_cmp);
 	uint32_t r = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (i && strcmp(names[order[i]], names[order[i - 1]]) != 0)
+		if (i && strcmp(order[i].name, order[i - 1].name) != 0)
 			r++;
-		rank[order[i]] = r;
+		rank[order[i].index] = r;
 	}
 	free(order);
 	*rank_out = rank;
