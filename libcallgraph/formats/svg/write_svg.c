@@ -102,7 +102,8 @@ static int rank_names(char **names, size_t n, uint32_t **rank_out)
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = (struct named){ names[i], (uint32_t)i };
-	qsort(order, n, sizeof *order, named_cmp);
+	if (n > 1)
+		qsort(order, n, sizeof *order, named_cmp);
 	uint32_t r = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (i && strcmp(order[i].name, order[i - 1].name) != 0)
@@ -237,7 +238,7 @@ static int open_group(struct flame *f, size_t d)
 	int rc = 0;
 	for (size_t i = a; i < b && !rc; i++)
 		rc = push_children(f, next, &l->v[i]);
-	if (!rc)
+	if (!rc && next->n > 1)
 		qsort(next->v, next->n, sizeof *next->v, item_cmp);
 	return rc;
 }
@@ -281,7 +282,8 @@ static int walk(struct flame *f, int draw)
 	}
 	if (rc)
 		return rc;
-	qsort(root->v, root->n, sizeof *root->v, item_cmp);
+	if (root->n > 1)
+		qsort(root->v, root->n, sizeof *root->v, item_cmp);
 	size_t d = 0;
 	for (;;) {
 		struct level *l = &f->lv[d];
