@@ -21,9 +21,16 @@ struct path {
 	size_t len, cap;
 };
 
-/* The frame a function name becomes: demangled, with ';' (the frame
- * separator) as ':' and control characters as '?'.  Shared with the svg
- * writer, whose boxes are these frames. */
+/* ';' separates frames and the last blank the count: keep both out of
+ * names (a name's blanks are fine: the count is after the last one) */
+static char frame_char(char c)
+{
+	return c == ';' ? ':' : ((unsigned char)c < 0x20 ? '?' : c);
+}
+
+/* The frame a function name becomes: demangled, with ';' as ':' and
+ * control characters as '?'.  Shared with the svg writer, whose boxes
+ * are these frames. */
 char *cg_folded_frame_name(const char *s)
 {
 	char *dem = cg_demangle ? cg_demangle(s) : NULL;
@@ -32,18 +39,16 @@ char *cg_folded_frame_name(const char *s)
 	char *frame = dem ? dem : malloc(n + 1);
 	if (!frame)
 		return NULL;
-	for (size_t i = 0; i <= n; i++) {
-		char c = name[i];
-		frame[i] = c == ';' ? ':' : ((unsigned char)c < 0x20 && c ? '?' : c);
-	}
+	for (size_t i = 0; i < n; i++)
+		frame[i] = frame_char(name[i]);
+	frame[n] = 0;
 	return frame;
 }
 
 static int path_push(struct path *p, const char *s)
 {
-	char *name = cg_folded_frame_name(s);
-	if (!name)
-		return CG_ENOMEM;
+	char *dem = cg_demangle ? cg_demangle(s) : NULL;
+	const char *name = dem ? dem : s;
 	size_t n = strlen(name);
 	if (p->len + n + 2 > p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 256;
@@ -51,7 +56,7 @@ static int path_push(struct path *p, const char *s)
 			cap *= 2;
 		char *b = realloc(p->buf, cap);
 		if (!b) {
-			free(name);
+			free(dem);
 			return CG_ENOMEM;
 		}
 		p->buf = b;
@@ -59,10 +64,10 @@ static int path_push(struct path *p, const char *s)
 	}
 	if (p->len)
 		p->buf[p->len++] = ';';
-	memcpy(p->buf + p->len, name, n);
-	p->len += n;
+	for (size_t i = 0; i < n; i++)
+		p->buf[p->len++] = frame_char(name[i]);
 	p->buf[p->len] = 0;
-	free(name);
+	free(dem);
 	return 0;
 }
 
