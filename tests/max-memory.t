@@ -93,7 +93,9 @@ ok "XML with a 9 MB comment: no output file" test ! -e out.cg
 is "XML with a 9 MB comment, default limit: exit 0" "$?" 0
 "$BIN/cgconvert" -t callgrind -o small.cg small.xml
 cmp_files "XML with a 9 MB comment: the comment changes nothing" out.cg small.cg
-"$BIN/cgdiff" --max-memory=4 -q small.xml comment.xml 2>err.txt
+# (the big side first: cgdiff reads the two in parallel, and reports the
+# first side's error first)
+"$BIN/cgdiff" --max-memory=4 -q comment.xml small.xml 2>err.txt
 is "cgdiff, XML with a 9 MB comment, --max-memory=4: exit 3" "$?" 3
 like "cgdiff, XML with a 9 MB comment: names the file" "$(cat err.txt)" "^cgdiff: comment.xml: $limit"
 "$BIN/cgdiff" -q small.xml comment.xml 2>err.txt

@@ -23,8 +23,8 @@ void cg_budget_give(size_t bytes);
  * then marks the limit as hit, which the reader polls with
  * cg_budget_over() to stop at its next step. */
 void cg_budget_charge(size_t bytes);
-/* Nonzero once a charge went past the limit (until the next
- * cg_set_memory_limit). */
+/* Nonzero once a charge in this thread went past the limit (until the
+ * next cg_set_memory_limit). */
 int cg_budget_over(void);
 
 #endif

@@ -440,12 +440,10 @@ static int write_flame(const cg_profile *p, FILE *out, int event, cg_error *err)
 		rc = walk(&f, 0);
 	if (!rc) {
 		f.total = f.x;
-		size_t depth = f.max_depth;
 		write_heading(&f);
 		/* the second walk finds what the first did, needing no memory the
 		 * first did not take */
 		rc = walk(&f, 1);
-		f.max_depth = depth;
 		cg_flame_end(out);
 	}
 	flame_free(&f);
