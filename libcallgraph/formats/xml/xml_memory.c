@@ -8,8 +8,8 @@
  * blocks, so a block libxml2 allocated before the switch can still be
  * freed after it.  A charge is never refused: libxml2 2.9 does not
  * recover from every failed allocation, so the budget records that the
- * limit was passed and the XML reader stops at its next node
- * (cg_budget_over).  libxml2 bounds what one node can take (10 MB of
+ * limit was passed in this thread and the XML reader running in it stops
+ * at its next node (cg_budget_over).  libxml2 bounds what one node can take (10 MB of
  * text or attribute without XML_PARSE_HUGE), which bounds the overshoot.
  *
  * The switch is process-wide and affects every libxml2 user in the
