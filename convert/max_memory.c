@@ -17,6 +17,9 @@ void max_memory_init(void)
 #ifdef __GLIBC__
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);   /* glibc's default, kept fixed */
 #endif
+	/* libxml2's buffers count too; this must come before any libxml2
+	 * use, and a tool owns its process's libxml2 */
+	cg_count_xml_memory();
 }
 
 uint64_t max_memory_default(void)

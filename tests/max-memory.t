@@ -58,4 +58,47 @@ ok "cgdiff without the small limit: report written" test -s report.txt
 "$BIN/cgdiff" --max-memory=4 -o report2.txt big.cg other.cg 2>/dev/null
 ok "cgdiff --max-memory=4: no report left" test ! -e report2.txt
 
+# Position tables (Callgrind "positions: line", one entry per line and
+# per call site) take from the budget and give back when freed: six
+# copies merged need the memory of about two (the merged profile and
+# the one being read), not of six.
+awk -v n=50000 'BEGIN { print "# callgrind format"; print "positions: line"; print "events: Ir"
+	print "fn=f"; for (i = 1; i <= n; i++) printf "%d %d\n", i, i % 7 + 1
+	print "fn=g"; for (i = 1; i <= n; i++) printf "%d %d\ncfn=f\ncalls=1 %d\n%d 1\n", i, i % 5 + 1, i, i }' > pos.cg
+rm -f out.cg
+"$BIN/cgconvert" --max-memory=4 -t callgrind -o out.cg pos.cg 2>err.txt
+is "positions, --max-memory=4: exit 3" "$?" 3
+like "positions, --max-memory=4: one line naming the file and the limit" "$(cat err.txt)" "^cgconvert: pos.cg: $limit"
+ok "positions, --max-memory=4: no output file" test ! -e out.cg
+six="pos.cg pos.cg pos.cg pos.cg pos.cg pos.cg"
+"$BIN/cgconvert" --max-memory=40 -t callgrind -o out.cg $six 2>err.txt
+rc=$?
+is "positions, six copies merged in 40 MB: exit 0 ($(cat err.txt))" "$rc" 0
+"$BIN/cgconvert" --max-memory=0 -t callgrind -o out0.cg $six
+cmp_files "positions, six copies: the limit does not change the output" out.cg out0.cg
+rm -f out.cg out0.cg
+
+# libxml2's own buffers count (the tools give it a counting allocator):
+# a 9 MB comment, which the reader skips, takes some 36 MB inside
+# libxml2 and nothing in the profile.
+"$BIN/cgconvert" -t xml -o small.xml "$CG_TOP/testdata/convert/twoparts.cg"
+awk 'NR == 3 { printf "<!--"; for (i = 0; i < 90000; i++) printf "%0100d", 0; print "-->" } { print }' \
+	small.xml > comment.xml
+"$BIN/cgconvert" --max-memory=4 -t callgrind -o out.cg comment.xml 2>err.txt
+is "XML with a 9 MB comment, --max-memory=4: exit 3" "$?" 3
+like "XML with a 9 MB comment: one line naming the file and the limit" "$(cat err.txt)" \
+	"^cgconvert: comment.xml: $limit"
+ok "XML with a 9 MB comment: no output file" test ! -e out.cg
+"$BIN/cgconvert" -t callgrind -o out.cg comment.xml 2>err.txt
+is "XML with a 9 MB comment, default limit: exit 0" "$?" 0
+"$BIN/cgconvert" -t callgrind -o small.cg small.xml
+cmp_files "XML with a 9 MB comment: the comment changes nothing" out.cg small.cg
+# (the big side first: cgdiff reads the two in parallel, and reports the
+# first side's error first)
+"$BIN/cgdiff" --max-memory=4 -q comment.xml small.xml 2>err.txt
+is "cgdiff, XML with a 9 MB comment, --max-memory=4: exit 3" "$?" 3
+like "cgdiff, XML with a 9 MB comment: names the file" "$(cat err.txt)" "^cgdiff: comment.xml: $limit"
+"$BIN/cgdiff" -q small.xml comment.xml 2>err.txt
+is "cgdiff, XML with a 9 MB comment, default limit: same profiles, exit 0" "$?" 0
+
 done_testing

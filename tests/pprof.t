@@ -21,7 +21,10 @@ pprof_top() {  # FILE [pprof options...]: go tool pprof -top, every node
 # lists samples, which may differ in addresses only), zero values left out
 # (folded stacks have none), sorted
 traces_folded() {
-	go tool pprof -traces "$@" 2>/dev/null | awk '
+	go tool pprof -traces "$@" 2>/dev/null | folded_from_traces
+}
+folded_from_traces() {
+	awk '
 		/^-----------\+/ { if (n) { s = f[n]; for (i = n - 1; i >= 1; i--) s = s ";" f[i]; sum[s] += v }; n = 0; next }
 		/^ +[0-9]+ +[^ ]/ && n == 0 { v = $1; sub(/^ +[0-9]+ +/, ""); f[++n] = $0; next }
 		n > 0 && /^ +[^ ]/ { sub(/^ +/, ""); f[++n] = $0 }
@@ -49,6 +52,24 @@ like "call counts are a sample type: work called twice, step 1000 times" \
 is "several parts: a thread label per part" \
 	"$(go tool pprof -tags threads.pb.gz 2>/dev/null | sed -n 's/.*: \(thread [0-9]*\)$/\1/p' | sort | tr '\n' ' ')" \
 	"thread 0 thread 1 thread 2 "
+
+# ---- a tree big enough that the writer compresses its message in
+# several pieces (it deflates every 1 MB it encodes): one gzip stream
+# that go tool pprof reads whole, every stack in it
+awk -v N=30000 -f "$CG_TOP/bench/scale/gen-cgtree.awk" >big.cgt
+"$BIN/cgconvert" -t pprof -o big.pb.gz big.cgt
+"$BIN/cgconvert" -t folded -o big.folded big.cgt
+ok "big tree: the message is over 2 MB before compression ($(gunzip -c big.pb.gz | wc -c) bytes)" \
+	test "$(gunzip -c big.pb.gz | wc -c)" -gt 2097152
+# (the event is CPU time in ms: -unit=ms keeps pprof from scaling it)
+is "big tree: go tool pprof -traces gives our stacks" \
+	"$(go tool pprof -traces -unit=ms big.pb.gz 2>/dev/null | sed -E 's/^( +[0-9]+)ms /\1 /' |
+		folded_from_traces | md5sum)" \
+	"$(awk '{ v = $NF; sub(/ [0-9]+$/, ""); s[$0] += v } END { for (k in s) print k, s[k] }' big.folded | LC_ALL=C sort | md5sum)"
+is "big tree: go tool pprof's total is the folded stacks' sum" \
+	"$(go tool pprof -top -nodecount=1 -unit=ms big.pb.gz 2>/dev/null |
+		awk '/^Showing nodes/ { v = $(NF-1); sub(/ms$/, "", v); print v }')" \
+	"$(awk '{ s += $NF } END { print s }' big.folded)"
 
 # ---- a profile Go itself writes
 go build -o cpuburn "$CG_TOP/testdata/pprof/cpuburn.go"

@@ -16,12 +16,20 @@
 static _Atomic uint64_t limit_bytes;    /* 0: no limit, nothing counted */
 static _Atomic uint64_t used_bytes;
 static atomic_int limit_hit;
+/* A charge went past the limit in this thread: the thread's reader is
+ * the one to stop (cgdiff reads its two sides in two threads).  It holds
+ * the generation of the limit it passed, so a new limit clears it. */
+static atomic_uint limit_generation;
+static _Thread_local unsigned over_generation;
 
 void cg_set_memory_limit(uint64_t bytes)
 {
 	atomic_store(&limit_bytes, bytes);
 	atomic_store(&used_bytes, 0);
 	atomic_store(&limit_hit, 0);
+	/* never 0, which means "not over" */
+	if (atomic_fetch_add(&limit_generation, 1) + 1 == 0)
+		atomic_fetch_add(&limit_generation, 1);
 }
 
 uint64_t cg_memory_limit(void)
@@ -56,4 +64,21 @@ void cg_budget_give(size_t bytes)
 	uint64_t cur = atomic_load(&used_bytes);
 	while (!atomic_compare_exchange_weak(&used_bytes, &cur, cur > bytes ? cur - bytes : 0))
 		;
+}
+
+void cg_budget_charge(size_t bytes)
+{
+	uint64_t limit = atomic_load_explicit(&limit_bytes, memory_order_relaxed);
+	if (!limit)
+		return;
+	uint64_t now = atomic_fetch_add(&used_bytes, bytes) + bytes;
+	if (now > limit || now < bytes) {
+		over_generation = atomic_load(&limit_generation);
+		atomic_store(&limit_hit, 1);
+	}
+}
+
+int cg_budget_over(void)
+{
+	return over_generation != 0 && over_generation == atomic_load(&limit_generation);
 }

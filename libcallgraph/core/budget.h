@@ -18,4 +18,13 @@ int cg_budget_take(size_t bytes);
 /* Gives back what was taken (freed memory, or a failed allocation). */
 void cg_budget_give(size_t bytes);
 
+/* For allocations that cannot be refused where they happen (libxml2's,
+ * through cg_count_xml_memory): takes `bytes` even past the limit, and
+ * then marks the limit as hit, which the reader polls with
+ * cg_budget_over() to stop at its next step. */
+void cg_budget_charge(size_t bytes);
+/* Nonzero once a charge in this thread went past the limit (until the
+ * next cg_set_memory_limit). */
+int cg_budget_over(void);
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "budget.h"
 #include "callgraph.h"
 #include "checked.h"
 #include "hashmap.h"
@@ -36,15 +37,18 @@ struct pos_table {
 	size_t costcap;
 	struct cg_hashmap index;
 	uint32_t *head, *tail;   /* per owner: entry + 1, 0 none */
-	size_t ownercap;
+	size_t ownercap, tailcap;
 };
 
 struct cg_pos_part {
 	struct pos_table self, calls;
 };
 
+/* What the tables took from the memory budget goes back with them. */
 static void table_release(struct pos_table *t)
 {
+	cg_budget_give(t->cap * sizeof *t->v + t->costcap * sizeof *t->costs +
+		       t->ownercap * sizeof *t->head + t->tailcap * sizeof *t->tail);
 	free(t->v);
 	free(t->costs);
 	cg_hashmap_release(&t->index);
@@ -59,6 +63,7 @@ void cg_pos_part_free(struct cg_pos_part *t)
 	table_release(&t->self);
 	table_release(&t->calls);
 	free(t);
+	cg_budget_give(sizeof *t);
 }
 
 static size_t nev_of(const cg_profile *p)
@@ -99,10 +104,8 @@ static int table_entry(struct pos_table *t, size_t nev, uint32_t owner, uint64_t
 	/* head and tail grow together: tail's capacity follows head's.  The
 	 * hash map comes last, so a failure leaves no index to a missing
 	 * entry. */
-	uint32_t *tail = realloc(t->tail, t->ownercap * sizeof *tail);
-	if (!tail)
+	if (cg_array_grow((void **)&t->tail, &t->tailcap, t->ownercap, sizeof *t->tail, 64))
 		return CG_ENOMEM;
-	t->tail = tail;
 	if (cg_hashmap_add(&t->index, h, (uint32_t)t->n))
 		return CG_ENOMEM;
 	i = (uint32_t)t->n++;
@@ -122,17 +125,15 @@ static int table_entry(struct pos_table *t, size_t nev, uint32_t owner, uint64_t
 	return 0;
 }
 
-/* tail[] past the old capacity is garbage until head[] says the owner has
- * entries, and head[] is zeroed by cg_array_grow: tail is only read where
- * head is set. */
+/* tail[] is only read where head[] says the owner has entries. */
 
 static struct cg_pos_part *pos_part(cg_profile *p, unsigned part)
 {
 	struct cg_pos_part **slot = cg_profile_pos_slot(p, part);
 	if (!slot)
 		return NULL;
-	if (!*slot)
-		*slot = calloc(1, sizeof **slot);
+	if (!*slot && !cg_budget_take(sizeof **slot) && !(*slot = calloc(1, sizeof **slot)))
+		cg_budget_give(sizeof **slot);
 	return *slot;
 }
 

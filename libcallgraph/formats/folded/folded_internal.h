@@ -10,4 +10,8 @@
 /* Reads folded stacks from src into a new profile. */
 int cg_folded_read(cg_profile **out, cg_source *src, cg_error *err);
 
+/* A function name as a folded frame (demangled, ';' as ':', control
+ * characters as '?'); malloc'd, NULL when out of memory. */
+char *cg_folded_frame_name(const char *name);
+
 #endif

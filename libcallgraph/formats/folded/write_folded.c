@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "folded_internal.h"
 
 /* the demangler lives in the gmon module; without it names stay raw */
 #pragma weak cg_demangle
@@ -19,6 +20,30 @@ struct path {
 	char *buf;
 	size_t len, cap;
 };
+
+/* ';' separates frames and the last blank the count: keep both out of
+ * names (a name's blanks are fine: the count is after the last one) */
+static char frame_char(char c)
+{
+	return c == ';' ? ':' : ((unsigned char)c < 0x20 ? '?' : c);
+}
+
+/* The frame a function name becomes: demangled, with ';' as ':' and
+ * control characters as '?'.  Shared with the svg writer, whose boxes
+ * are these frames. */
+char *cg_folded_frame_name(const char *s)
+{
+	char *dem = cg_demangle ? cg_demangle(s) : NULL;
+	const char *name = dem ? dem : s;
+	size_t n = strlen(name);
+	char *frame = dem ? dem : malloc(n + 1);
+	if (!frame)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		frame[i] = frame_char(name[i]);
+	frame[n] = 0;
+	return frame;
+}
 
 static int path_push(struct path *p, const char *s)
 {
@@ -39,12 +64,8 @@ static int path_push(struct path *p, const char *s)
 	}
 	if (p->len)
 		p->buf[p->len++] = ';';
-	/* ';' separates frames and the last blank the count: keep both out
-	 * of names */
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		p->buf[p->len++] = c == ';' ? ':' : ((unsigned char)c < 0x20 ? '?' : c);
-	}
+	for (size_t i = 0; i < n; i++)
+		p->buf[p->len++] = frame_char(name[i]);
 	p->buf[p->len] = 0;
 	free(dem);
 	return 0;

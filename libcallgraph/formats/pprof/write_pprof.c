@@ -48,6 +48,9 @@ enum {
 	FUNCTION_FILENAME = 4, FUNCTION_START_LINE = 5
 };
 
+/* How much of the Profile message is kept before it is compressed. */
+#define DRAIN_BYTES ((size_t)1 << 20)
+
 struct writer {
 	const cg_profile *p;
 	struct pb_buf out;          /* the Profile message */
@@ -59,6 +62,13 @@ struct writer {
 	int64_t label_key;          /* "thread", when parts are labelled */
 	int64_t part_label;         /* the current part's name, or -1 */
 	unsigned char *used;        /* per function: appears in a sample */
+	/* The Profile message goes out as it is made: `out` holds only what
+	 * was not compressed yet (its top-level fields are independent, and
+	 * deflate gives the same bytes however its input is cut). */
+	FILE *file;
+	z_stream z;
+	int z_ready;
+	int io_error;
 };
 
 /* The unit pprof understands for an event, and whether it is a period. */
@@ -86,6 +96,8 @@ static void put_value_type(struct writer *w, unsigned field, const char *type, c
 	pb_message(&w->out, field, &w->sub);
 }
 
+static void drain(struct writer *w, int finish);
+
 /* One Sample: `stack` holds function indexes leaf first. */
 static void put_sample(struct writer *w, const cg_fid *stack, size_t depth)
 {
@@ -104,6 +116,8 @@ static void put_sample(struct writer *w, const cg_fid *stack, size_t depth)
 		pb_message(&w->msg, SAMPLE_LABEL, &w->sub);
 	}
 	pb_message(&w->out, PROFILE_SAMPLE, &w->msg);
+	if (w->out.len >= DRAIN_BYTES)
+		drain(w, 0);
 }
 
 static int any_value(const struct writer *w)
@@ -116,42 +130,34 @@ static int any_value(const struct writer *w)
 
 /* Every node that carries cost or calls becomes a sample whose stack is its
  * path; preorder, so reading the samples back in order rebuilds the tree
- * with its children in the same order. */
+ * with its children in the same order.  Memory grows with the depth, not
+ * with the number of nodes. */
 static int write_tree_part(struct writer *w, unsigned part)
 {
-	size_t nn = cg_profile_node_count(w->p, part);
-	cg_fid *stack = malloc(nn * sizeof *stack);
-	uint32_t *depth = malloc(nn * sizeof *depth);
-	if (!stack || !depth) {
-		free(stack);
-		free(depth);
-		return CG_ENOMEM;
-	}
-	depth[0] = 0;
-	/* path[d] is the function at depth d+1 (root excluded) */
-	cg_fid *path = malloc(nn * sizeof *path);
-	if (!path) {
-		free(stack);
-		free(depth);
-		return CG_ENOMEM;
-	}
+	cg_fid *stack = NULL, *path = NULL;   /* path[d] is the function at depth d + 1 */
+	size_t stack_cap = 0, path_cap = 0;
+	int rc = 0;
+	size_t d = 1;                         /* depth of n; the root is 0 */
 	cg_nid n = cg_profile_node(w->p, part, 0)->first_child;
-	while (n != CG_NO_NODE) {
+	while (n != CG_NO_NODE && !rc) {
 		const cg_node *node = cg_profile_node(w->p, part, n);
-		uint32_t d = depth[node->parent] + 1;
-		depth[n] = d;
+		if (CG_ARRAY_GROW(path, path_cap, d) || CG_ARRAY_GROW(stack, stack_cap, d)) {
+			rc = CG_ENOMEM;
+			break;
+		}
 		path[d - 1] = node->func;
 		for (size_t e = 0; e < w->nev; e++)
 			w->values[e] = node->self[e];
 		if (w->calls_type)
 			w->values[w->nev] = (int64_t)node->calls;
 		if (any_value(w)) {
-			for (uint32_t i = 0; i < d; i++)
+			for (size_t i = 0; i < d; i++)
 				stack[i] = path[d - 1 - i];
 			put_sample(w, stack, d);
 		}
 		if (node->first_child != CG_NO_NODE) {
 			n = node->first_child;
+			d++;
 			continue;
 		}
 		while (n != CG_NO_NODE) {
@@ -161,12 +167,12 @@ static int write_tree_part(struct writer *w, unsigned part)
 				break;
 			}
 			n = x->parent == 0 ? CG_NO_NODE : x->parent;
+			d--;
 		}
 	}
 	free(stack);
-	free(depth);
 	free(path);
-	return 0;
+	return rc;
 }
 
 /* Arcs only: self costs as one-frame samples, calls as (callee, caller). */
@@ -278,42 +284,50 @@ static void write_tables(struct writer *w)
 	free(mapping_of);
 }
 
-static int gzip_out(const struct pb_buf *b, FILE *out)
+/* Compresses what w->out holds and empties it; `finish` ends the gzip
+ * stream.  A failure is remembered (w->io_error, w->out.oom) and later
+ * calls do nothing. */
+static void drain(struct writer *w, int finish)
 {
-	z_stream z = { 0 };
-	/* 15 window bits + 16: a gzip header, as pprof files have */
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		return CG_ENOMEM;
+	if (w->io_error || w->out.oom)
+		return;
+	if (!w->z_ready) {
+		/* 15 window bits + 16: a gzip header, as pprof files have */
+		if (deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+				 Z_DEFAULT_STRATEGY) != Z_OK) {
+			w->out.oom = 1;
+			return;
+		}
+		w->z_ready = 1;
+	}
 	unsigned char chunk[1 << 16];
 	size_t done = 0;
-	int rc = 0, zr;
+	int zr = Z_OK;
 	do {
-		size_t take = b->len - done;
+		size_t take = w->out.len - done;
 		if (take > (1u << 30))
 			take = 1u << 30;
-		z.next_in = b->data + done;
-		z.avail_in = (uInt)take;
+		w->z.next_in = w->out.data + done;
+		w->z.avail_in = (uInt)take;
 		done += take;
-		int flush = done == b->len ? Z_FINISH : Z_NO_FLUSH;
+		int flush = finish && done == w->out.len ? Z_FINISH : Z_NO_FLUSH;
 		do {
-			z.next_out = chunk;
-			z.avail_out = sizeof chunk;
-			zr = deflate(&z, flush);
-			size_t have = sizeof chunk - z.avail_out;
-			if (have && fwrite(chunk, 1, have, out) != have)
-				rc = CG_EIO;
-		} while (z.avail_out == 0 && !rc);
-	} while (done < b->len && !rc);
-	if (!rc && zr != Z_STREAM_END)
-		rc = CG_ERROR;
-	deflateEnd(&z);
-	return rc;
+			w->z.next_out = chunk;
+			w->z.avail_out = sizeof chunk;
+			zr = deflate(&w->z, flush);
+			size_t have = sizeof chunk - w->z.avail_out;
+			if (have && fwrite(chunk, 1, have, w->file) != have)
+				w->io_error = 1;
+		} while (w->z.avail_out == 0 && !w->io_error);
+	} while (done < w->out.len && !w->io_error);
+	w->out.len = 0;
+	if (finish && zr != Z_STREAM_END)
+		w->io_error = 1;
 }
 
 int cg_pprof_write(const cg_profile *p, FILE *out, const cg_write_options *opts, cg_error *err)
 {
-	struct writer w = { .p = p, .part_label = -1 };
+	struct writer w = { .p = p, .part_label = -1, .file = out };
 	int rc = cg_format_event_index(p, opts, err);
 	if (rc < 0)
 		return rc;
@@ -390,10 +404,14 @@ int cg_pprof_write(const cg_profile *p, FILE *out, const cg_write_options *opts,
 
 	if (w.out.oom || w.msg.oom || w.sub.oom || w.strs.oom)
 		rc = CG_ENOMEM;
-	else
-		rc = gzip_out(&w.out, out);
+	else {
+		drain(&w, 1);
+		rc = w.out.oom ? CG_ENOMEM : w.io_error ? CG_EIO : 0;
+	}
 	free(fallback);
 done:
+	if (w.z_ready)
+		deflateEnd(&w.z);
 	free(w.out.data);
 	free(w.msg.data);
 	free(w.sub.data);

@@ -12,6 +12,7 @@
 
 #include <libxml/xmlreader.h>
 
+#include "budget.h"
 #include "callgraph.h"
 #include "hashmap.h"
 #include "positions.h"
@@ -964,6 +965,10 @@ static int run(struct xr *x)
 {
 	int r;
 	while ((r = xmlTextReaderRead(x->r)) == 1) {
+		/* libxml2's own allocations passed the limit (they are not
+		 * refused where they happen: see xml_memory.c) */
+		if (cg_budget_over())
+			return oom(x);
 		int type = xmlTextReaderNodeType(x->r);
 		const char *name = (const char *)xmlTextReaderConstLocalName(x->r);
 		if (type == XML_READER_TYPE_ELEMENT) {

@@ -58,12 +58,20 @@ CG_EXTERN const char *cg_strerror(int code);
  * growth fails with CG_ENOMEM and the readers' error names the input
  * ("FILE: exceeds the memory limit of N MB").  0 (the default) means no
  * limit.  Setting it restarts the count, so call it before reading.  The
- * count is approximate (small allocations and libxml2's own are not in
- * it); it is meant for tools, to fail cleanly instead of being killed. */
+ * count is approximate (small allocations are not in it, nor libxml2's
+ * unless cg_count_xml_memory was called); it is meant for tools, to fail
+ * cleanly instead of being killed. */
 CG_EXTERN void cg_set_memory_limit(uint64_t bytes);
 CG_EXTERN uint64_t cg_memory_limit(void);
 /* Nonzero once the limit refused an allocation. */
 CG_EXTERN int cg_memory_limit_hit(void);
+/* Counts libxml2's allocations (the XML reader's buffers) in the budget
+ * too, by giving libxml2 a counting allocator (xmlMemSetup).  That is
+ * process-wide: only a program that owns every libxml2 use in it should
+ * call this, once, before anything uses libxml2 (our tools do).  Past
+ * the limit the XML reader stops at its next node.  0, or CG_ERROR when
+ * libxml2 refused. */
+CG_EXTERN int cg_count_xml_memory(void);
 
 /* Library version string, e.g. "0.1.0". */
 CG_EXTERN const char *cg_version(void);
