@@ -17,6 +17,12 @@ gprof -l and callgrind_annotate (tests/gmon-lines-callgrind.t).
                          with --direct (programs making only direct calls)
                          every site is also a call instruction to the callee
                          (objdump)
+  folded CG FOLDED PLAIN [--per=N]
+                         cgconvert -t folded --lines of CG has one frame
+                         per (function, line) with CG's self cost there, and
+                         per function the sums of the output without --lines
+                         (--per=N: CG counts N to one folded unit, and each
+                         folded count is within one unit of CG's / N)
 Prints what differs and exits 1.
 """
 import collections
@@ -29,6 +35,7 @@ import sys
 def parse_callgrind(path):
     """self[(addr, file, line)] = us; calls = [(caller, callee, addr, file, line)]"""
     self_cost = collections.Counter()
+    per_fn = collections.Counter()
     calls = []
     files, fns = {}, {}
     fl = cur = fn = None
@@ -87,6 +94,8 @@ def parse_callgrind(path):
             pending = None
         else:
             self_cost[(last_addr, cur, last_line)] += costs[0]
+            per_fn[(fn, cur if cur != fl else None, last_line)] += costs[0]
+    parse_callgrind.per_fn = per_fn
     return self_cost, calls
 
 
@@ -224,6 +233,38 @@ def check_calls(cg, exe, ann, direct_only=False):
     return bad
 
 
+def check_folded(cg, folded, plain, per=1):
+    """folded --lines: one frame per (function, line) with the input's
+    self cost at that line; per function the sums of the plain output"""
+    parse_callgrind(cg)
+    want = collections.Counter()
+    for (fn, f, l), v in parse_callgrind.per_fn.items():
+        if v:
+            frame = fn if not l else '%s:%s%d' % (fn, os.path.basename(f) + ':' if f else '', l)
+            want[frame] += v
+    got = collections.Counter()
+    for line in open(folded):
+        stack, v = line.rstrip('\n').rsplit(' ', 1)
+        got[stack] += int(v)
+    # per > 1: CG is in a finer unit (gmon's microseconds, `per` to a
+    # sample) and the folded counts are its exact shares rounded
+    bad = ['%s: folded %d, input %d' % (k, got[k], want[k])
+           for k in sorted(set(want) | set(got))
+           if (got[k] != want[k] if per == 1 else abs(got[k] - want[k] / per) >= 1)]
+    per_fn = collections.Counter()
+    for stack, v in got.items():
+        per_fn[re.sub(r'(:[^:;]+)?:\d+$', '', stack)] += v
+    plain_fn = collections.Counter()
+    for line in open(plain):
+        stack, v = line.rstrip('\n').rsplit(' ', 1)
+        plain_fn[stack] += int(v)
+    bad += ['%s: %d with --lines, %d without' % (k, per_fn[k], plain_fn[k])
+            for k in sorted(set(per_fn) | set(plain_fn)) if per_fn[k] != plain_fn[k]]
+    if not any(re.search(r':\d+$', k) for k in got):
+        bad.append('no frame has a line')
+    return bad
+
+
 def main():
     mode = sys.argv[1]
     if mode == 'addr':
@@ -232,6 +273,9 @@ def main():
         bad = check_lines(*sys.argv[2:5])
     elif mode == 'calls':
         bad = check_calls(*sys.argv[2:5], direct_only='--direct' in sys.argv[5:])
+    elif mode == 'folded':
+        per = [int(a[6:]) for a in sys.argv[5:] if a.startswith('--per=')]
+        bad = check_folded(*sys.argv[2:5], per=per[0] if per else 1)
     else:
         sys.exit('unknown mode ' + mode)
     for b in bad[:20]:

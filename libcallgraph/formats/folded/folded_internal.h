@@ -10,4 +10,8 @@
 /* Reads folded stacks from src into a new profile. */
 int cg_folded_read(cg_profile **out, cg_source *src, cg_error *err);
 
+/* cg_write_folded, with source lines in frames when `lines`
+ * (write_folded.c says which frames get them). */
+int cg_folded_write(const cg_profile *p, FILE *out, int event, int lines, cg_error *err);
+
 #endif
