@@ -47,6 +47,12 @@ struct writer {
 	const char *cur_in;
 	int instr;
 	int use_pos;          /* this part's positions are written */
+	/* the position of the last cost line, which the next one is written
+	 * relative to (`+N`, `-N`, `*` as valgrind compresses them); unset
+	 * after every fn= line, where positions start absolute again */
+	int have_last;
+	uint64_t last_addr;
+	uint32_t last_line;
 };
 
 static cg_cost clamp(cg_cost c)
@@ -140,9 +146,30 @@ static void put_position(struct writer *w, uint64_t addr, uint32_t line)
 	fprintf(w->out, "%" PRIu32, line);
 }
 
+/* One column of a cost line's position: `*` for the same value, else the
+ * difference, signed (absolute when there is nothing to compare with). */
+static void put_relative(struct writer *w, uint64_t v, uint64_t last, int hex)
+{
+	if (!w->have_last)
+		fprintf(w->out, hex ? "0x%" PRIx64 : "%" PRIu64, v);
+	else if (v == last)
+		putc('*', w->out);
+	else if (v > last)
+		fprintf(w->out, "+%" PRIu64, v - last);
+	else
+		fprintf(w->out, "-%" PRIu64, last - v);
+}
+
 static void put_costs_at(struct writer *w, uint64_t addr, uint32_t line, const cg_cost *c)
 {
-	put_position(w, addr, line);
+	if (w->instr) {
+		put_relative(w, addr, w->last_addr, 1);
+		putc(' ', w->out);
+	}
+	put_relative(w, line, w->last_line, 0);
+	w->have_last = 1;
+	w->last_addr = addr;
+	w->last_line = line;
 	/* trailing zeros may be left out; keep at least one number */
 	size_t n = w->nev;
 	while (n > 1 && c[n - 1] == 0)
@@ -571,6 +598,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		}
 		have_cur = 1;
 		put_function(w, "fn", (cg_fid)f);
+		w->have_last = 0;
 		w->cur_in = w->cur_fl;
 		/* a self line even when it is zero: callgrind_annotate's
 		 * source annotation warns about files with call lines only */
