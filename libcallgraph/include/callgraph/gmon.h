@@ -21,6 +21,9 @@
  *    command-line order); both ends mapped to symbols as gprof maps them;
  *    records whose ends map to no symbol are dropped.  Self-arcs are kept.
  *    Symbol specifications (-k, -q A/B ...) are NOT applied here.
+ *  - With opts->positions (the format registry's default): self costs per
+ *    (address, line, inlined file) and arcs per call site, see the
+ *    option below and docs/formats.md; they add up to the sums above.
  *  - Metadata:
  *      "executable"            the executable path as given
  *      "hz"                    samples per second ("0" without histogram)
