@@ -40,6 +40,9 @@ static void usage(FILE *out)
 		"callgrind:\n"
 		"  --split-parts          one Callgrind part per thread/process (default: summed)\n"
 		"  --merge-parts          sum the parts into one (the default)\n"
+		"folded, dot:\n"
+		"  --lines                source lines where the input has them (folded: func:LINE\n"
+		"                         frames; dot: hot lines and call-site lines in labels)\n"
 		"fprof:\n"
 		"  --fprof-analyse=LIST   fprof:analyse options, e.g. totals,no_callers,{sort,own}\n"
 		"gprof, flat, graph (gprof's options, see cgprof(1)):\n"
@@ -161,7 +164,8 @@ static int exit_for(int code)
 }
 
 enum { OPT_EXE = 256, OPT_TRANSPARENT, OPT_EVENT, OPT_MERGE, OPT_FPROF, OPT_ESTIMATE,
-       OPT_SUSPEND_SELF, OPT_VERSION, OPT_SPLIT, OPT_NO_SUSPEND_SELF, OPT_MAX_MEMORY };
+       OPT_SUSPEND_SELF, OPT_VERSION, OPT_SPLIT, OPT_NO_SUSPEND_SELF, OPT_MAX_MEMORY,
+       OPT_LINES };
 
 /* Whether the output is one of gprof's reports. */
 static int is_gprof_report(const char *to)
@@ -240,6 +244,7 @@ static int run(int argc, char **argv, const char **transparent)
 		{ "split-parts", no_argument, NULL, OPT_SPLIT },
 		{ "no-fprof-suspend-self", no_argument, NULL, OPT_NO_SUSPEND_SELF },
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+		{ "lines", no_argument, NULL, OPT_LINES },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
@@ -347,6 +352,9 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 				return 2;
 			}
 			break;
+		case OPT_LINES:
+			wopts.lines = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -375,6 +383,8 @@ static int run_parsed(int argc, char **argv, const char **transparent,
 		return not_for("--threshold", to, "gprof, flat, graph, dot");
 	if (fprof_given && strcmp(to, "fprof") != 0)
 		return not_for(fprof_given, to, "fprof");
+	if (wopts.lines && strcmp(to, "folded") != 0 && strcmp(to, "dot") != 0)
+		return not_for("--lines", to, "folded, dot");
 	if (parts_given && strcmp(to, "callgrind") != 0)
 		return not_for(parts_given, to, "callgrind");
 	if (gp->used_threshold)

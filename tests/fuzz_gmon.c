@@ -44,6 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.file_format = formats[data[0] & 3];
 	o.no_static = (data[0] >> 3) & 1;
 	o.line_granularity = (data[0] >> 4) & 1;
+	o.positions = (data[0] >> 5) & 1;
 	o.program_name = "fuzz";
 	if (cg_profile_new(&p) < 0)
 		return 0;
@@ -62,6 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (null) {
 			cg_gprof_report(p, 0, CG_GPROF_FLAT | CG_GPROF_GRAPH, NULL, null, &err);
+			/* positions (per line and call site) add up whatever the
+			 * histogram and arcs were, and the Callgrind writer
+			 * shares them out */
+			if (cg_profile_check_positions(p, "fuzz", &err) != 0)
+				abort();
+			cg_write(p, "callgrind", null, NULL, &err);
 			fclose(null);
 		}
 	}

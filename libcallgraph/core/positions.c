@@ -10,6 +10,7 @@
  * a profile without positions pays one NULL pointer per part and one with
  * them about 48 bytes plus the cost vector per distinct position.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,11 @@ struct pos_table {
 	struct cg_hashmap index;
 	uint32_t *head, *tail;   /* per owner: entry + 1, 0 none */
 	size_t ownercap, tailcap;
+	/* self table only, NULL until a reader sets one: event 0's exact
+	 * (fractional) cost per entry, NAN where none was set (gmon's
+	 * histogram bins shared between lines, like cg_profile_self_exact) */
+	double *exact;
+	size_t exactcap;
 };
 
 struct cg_pos_part {
@@ -48,12 +54,14 @@ struct cg_pos_part {
 static void table_release(struct pos_table *t)
 {
 	cg_budget_give(t->cap * sizeof *t->v + t->costcap * sizeof *t->costs +
-		       t->ownercap * sizeof *t->head + t->tailcap * sizeof *t->tail);
+		       t->ownercap * sizeof *t->head + t->tailcap * sizeof *t->tail +
+		       t->exactcap * sizeof *t->exact);
 	free(t->v);
 	free(t->costs);
 	cg_hashmap_release(&t->index);
 	free(t->head);
 	free(t->tail);
+	free(t->exact);
 }
 
 void cg_pos_part_free(struct cg_pos_part *t)
@@ -106,6 +114,9 @@ static int table_entry(struct pos_table *t, size_t nev, uint32_t owner, uint64_t
 	 * entry. */
 	if (cg_array_grow((void **)&t->tail, &t->tailcap, t->ownercap, sizeof *t->tail, 64))
 		return CG_ENOMEM;
+	if (t->exact &&
+	    cg_array_grow((void **)&t->exact, &t->exactcap, t->n + 1, sizeof *t->exact, 64))
+		return CG_ENOMEM;
 	if (cg_hashmap_add(&t->index, h, (uint32_t)t->n))
 		return CG_ENOMEM;
 	i = (uint32_t)t->n++;
@@ -116,6 +127,8 @@ static int table_entry(struct pos_table *t, size_t nev, uint32_t owner, uint64_t
 	e->line = line;
 	e->file = file;
 	memset(t->costs + (size_t)i * nev, 0, nev * sizeof *t->costs);
+	if (t->exact)
+		t->exact[i] = NAN;
 	if (t->head[owner])
 		t->v[t->tail[owner] - 1].next = i + 1;
 	else
@@ -161,10 +174,27 @@ static void observe_kinds(cg_profile *p, uint64_t addr, uint32_t line)
 	cg_profile_declare_position_kinds(p, (addr ? CG_POS_INSTR : 0u) | (line ? CG_POS_LINE : 0u));
 }
 
+/* Keeps entry i's exact event-0 cost in step with `added` (integer
+ * costs added to it) and `exact` (its exact share of them, NAN: the
+ * integer is exact).  An entry without an exact value is exact in its
+ * integer cost, so the first exact share starts from that. */
+static void add_exact(struct pos_table *t, uint32_t i, cg_cost before, cg_cost added,
+		      double exact)
+{
+	if (!t->exact)
+		return;
+	if (isnan(exact)) {
+		if (!isnan(t->exact[i]))
+			t->exact[i] += (double)added;
+		return;
+	}
+	t->exact[i] = (isnan(t->exact[i]) ? (double)before : t->exact[i]) + exact;
+}
+
 /* Adds to the table only (merges: the self cost is added by the part
- * merge).  `file` is interned and normalised. */
+ * merge).  `file` is interned and normalised; `exact` as add_exact. */
 static int add_self_entry(cg_profile *p, unsigned part, cg_fid f, uint64_t addr, uint32_t line,
-			  const char *file, const cg_cost *costs)
+			  const char *file, const cg_cost *costs, double exact)
 {
 	struct cg_pos_part *pp = pos_part(p, part);
 	size_t nev = nev_of(p);
@@ -175,8 +205,42 @@ static int add_self_entry(cg_profile *p, unsigned part, cg_fid f, uint64_t addr,
 	if (rc)
 		return rc;
 	observe_kinds(p, addr, line);
-	return cg_checked_add_costs(pp->self.costs + (size_t)i * nev, costs,
-				    cg_profile_event_count(p)) ? CG_EFORMAT : 0;
+	cg_cost before = pp->self.costs[(size_t)i * nev];
+	if (cg_checked_add_costs(pp->self.costs + (size_t)i * nev, costs, cg_profile_event_count(p)))
+		return CG_EFORMAT;
+	add_exact(&pp->self, i, before, cg_profile_event_count(p) ? costs[0] : 0, exact);
+	return 0;
+}
+
+int cg_pos_set_self_exact(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
+			  double exact)
+{
+	if (part >= cg_profile_part_count(p) || f >= cg_profile_function_count(p) || !pos)
+		return CG_EUSAGE;
+	const char *file;
+	struct cg_pos_part *pp = pos_part(p, part);
+	if (!pp || norm_file(p, pos->file, cg_profile_function(p, f)->file, &file))
+		return CG_ENOMEM;
+	struct pos_table *t = &pp->self;
+	if (!t->exact) {
+		if (cg_array_grow((void **)&t->exact, &t->exactcap, t->n + 1, sizeof *t->exact, 64))
+			return CG_ENOMEM;
+		for (size_t k = 0; k < t->n; k++)
+			t->exact[k] = NAN;
+	}
+	uint32_t i;
+	int rc = table_entry(t, nev_of(p), f, pos->addr, pos->line, file, &i);
+	if (rc)
+		return rc;
+	t->exact[i] = exact;
+	observe_kinds(p, pos->addr, pos->line);
+	return 0;
+}
+
+int cg_pos_has_self_exact(const cg_profile *p, unsigned part)
+{
+	const struct cg_pos_part *pp = pos_part_const(p, part);
+	return pp && pp->self.exact;
 }
 
 int cg_profile_add_self_at(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
@@ -241,6 +305,20 @@ int cg_profile_next_self_position(const cg_profile *p, unsigned part, cg_fid f, 
 		return 0;
 	entry_position(e, pos);
 	*costs = pp->self.costs + (size_t)(e - pp->self.v) * nev_of(p);
+	return 1;
+}
+
+int cg_pos_next_self_exact(const cg_profile *p, unsigned part, cg_fid f, size_t *cursor,
+			   cg_position *pos, const cg_cost **costs, double *exact)
+{
+	const struct cg_pos_part *pp = pos_part_const(p, part);
+	const struct pos_entry *e;
+	if (!pp || !next_entry(&pp->self, f, cursor, &e))
+		return 0;
+	size_t i = (size_t)(e - pp->self.v);
+	entry_position(e, pos);
+	*costs = pp->self.costs + i * nev_of(p);
+	*exact = pp->self.exact ? pp->self.exact[i] : NAN;
 	return 1;
 }
 
@@ -339,6 +417,12 @@ void cg_pos_self_entry(const cg_profile *p, unsigned part, size_t i, cg_fid *f,
 	*costs = pp->self.costs + i * nev_of(p);
 }
 
+double cg_pos_self_entry_exact(const cg_profile *p, unsigned part, size_t i)
+{
+	const struct cg_pos_part *pp = pos_part_const(p, part);
+	return pp && pp->self.exact ? pp->self.exact[i] : NAN;
+}
+
 int cg_pos_add_self_only(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
 			 const cg_cost *costs)
 {
@@ -347,7 +431,7 @@ int cg_pos_add_self_only(cg_profile *p, unsigned part, cg_fid f, const cg_positi
 		return CG_EUSAGE;
 	if (norm_file(p, pos->file, cg_profile_function(p, f)->file, &file))
 		return CG_ENOMEM;
-	return add_self_entry(p, part, f, pos->addr, pos->line, file, costs);
+	return add_self_entry(p, part, f, pos->addr, pos->line, file, costs, NAN);
 }
 
 int cg_pos_add_site_only(cg_profile *p, unsigned part, size_t arc, const cg_position *site,
@@ -453,7 +537,8 @@ int cg_pos_complete(cg_profile *p, unsigned part)
 			return CG_EFORMAT;
 		if (same_costs(rest, zeros, n))
 			continue;
-		if ((rc = add_self_entry(p, part, f, 0, cg_profile_function(p, f)->line, NULL, rest)))
+		if ((rc = add_self_entry(p, part, f, 0, cg_profile_function(p, f)->line, NULL, rest,
+					 NAN)))
 			return rc;
 		pp = *cg_profile_pos_slot(p, part);
 	}
@@ -470,6 +555,24 @@ int cg_pos_complete(cg_profile *p, unsigned part)
 			return rc;
 	}
 	return 0;
+}
+
+/* The exact column is about event 0: it moves with it only when the
+ * event map keeps event 0 first. */
+static int emap_moves_first(const int *emap)
+{
+	return emap && emap[0] != 0;
+}
+
+/* Gives dst's self table its exact column (NAN everywhere) and makes the
+ * entry at *pos, so that add_self_entry records the share. */
+static int ensure_exact(cg_profile *dst, unsigned dp, cg_fid f, const cg_position *pos)
+{
+	const struct cg_pos_part *pp = pos_part_const(dst, dp);
+	if (pp && pp->self.exact)
+		return 0;
+	/* a zero-cost entry would be created by the add anyway: set NAN */
+	return cg_pos_set_self_exact(dst, dp, f, pos, NAN);
 }
 
 /* Copies the entries of src's table into dst's; fmap NULL keeps function
@@ -494,8 +597,19 @@ static int copy_part(cg_profile *dst, unsigned dp, const cg_profile *src, unsign
 			c[emap ? emap[k] : (int)k] = pp->self.costs[i * nev + k];
 		if (norm_file(dst, e->file, NULL, &file))
 			return CG_ENOMEM;
+		/* an exact share travels with its entry (dst's table gets
+		 * the exact column first, so no share is lost) */
+		double ex = pp->self.exact ? pp->self.exact[i] : NAN;
+		if (!isnan(ex) && !emap_moves_first(emap)) {
+			cg_position at = { e->addr, e->line, 0, file };
+			cg_fid g = fmap ? fmap[e->owner] : e->owner;
+			if ((rc = ensure_exact(dst, dp, g, &at)))
+				return rc;
+		} else {
+			ex = NAN;
+		}
 		if ((rc = add_self_entry(dst, dp, fmap ? fmap[e->owner] : e->owner, e->addr, e->line,
-					 file, c)))
+					 file, c, ex)))
 			return rc;
 	}
 	for (size_t i = 0; i < pp->calls.n; i++) {

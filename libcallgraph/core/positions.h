@@ -57,4 +57,19 @@ int cg_pos_add_self_only(cg_profile *p, unsigned part, cg_fid f, const cg_positi
 int cg_pos_add_site_only(cg_profile *p, unsigned part, size_t arc, const cg_position *site,
 			 uint64_t count, const cg_cost *inclusive);
 
+/* Exact (fractional) self costs of event 0 per position, beside the
+ * integer ones, as cg_profile_set_self_exact is beside cg_profile_self:
+ * gmon's histogram bins are shared between lines in floating point, and
+ * the Callgrind writer writes those shares in microseconds.  Setting one
+ * creates the entry (with zero integer cost) when absent.  Entries never
+ * set read NAN: their integer cost is exact.  Merges add them up. */
+int cg_pos_set_self_exact(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
+			  double exact);
+int cg_pos_has_self_exact(const cg_profile *p, unsigned part);
+/* cg_profile_next_self_position with the entry's exact cost (NAN: none). */
+int cg_pos_next_self_exact(const cg_profile *p, unsigned part, cg_fid f, size_t *cursor,
+			   cg_position *pos, const cg_cost **costs, double *exact);
+/* Entry i of cg_pos_self_entry's numbering: its exact cost or NAN. */
+double cg_pos_self_entry_exact(const cg_profile *p, unsigned part, size_t i);
+
 #endif

@@ -366,7 +366,9 @@ static const cg_format_ops *writer(const char *name, const cg_write_options *opt
 				   cg_error *err, int *rc)
 {
 	*rc = 0;
-	if (opts && opts->version != CG_WRITE_OPTIONS_VERSION) {
+	/* version 2 lacks `lines` at the end, which writers only look at
+	 * from version 3 on (cg_write_lines) */
+	if (opts && opts->version != CG_WRITE_OPTIONS_VERSION && opts->version != 2) {
 		*rc = cg_error_set(err, CG_EUSAGE,
 				   "cg_write_options version %u is not %u (rebuild against this libcallgraph)",
 				   opts->version, CG_WRITE_OPTIONS_VERSION);

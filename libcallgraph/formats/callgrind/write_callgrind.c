@@ -47,6 +47,12 @@ struct writer {
 	const char *cur_in;
 	int instr;
 	int use_pos;          /* this part's positions are written */
+	/* the position of the last cost line, which the next one is written
+	 * relative to (`+N`, `-N`, `*` as valgrind compresses them); unset
+	 * after every fn= line, where positions start absolute again */
+	int have_last;
+	uint64_t last_addr;
+	uint32_t last_line;
 };
 
 static cg_cost clamp(cg_cost c)
@@ -140,9 +146,30 @@ static void put_position(struct writer *w, uint64_t addr, uint32_t line)
 	fprintf(w->out, "%" PRIu32, line);
 }
 
+/* One column of a cost line's position: `*` for the same value, else the
+ * difference, signed (absolute when there is nothing to compare with). */
+static void put_relative(struct writer *w, uint64_t v, uint64_t last, int hex)
+{
+	if (!w->have_last)
+		fprintf(w->out, hex ? "0x%" PRIx64 : "%" PRIu64, v);
+	else if (v == last)
+		putc('*', w->out);
+	else if (v > last)
+		fprintf(w->out, "+%" PRIu64, v - last);
+	else
+		fprintf(w->out, "-%" PRIu64, last - v);
+}
+
 static void put_costs_at(struct writer *w, uint64_t addr, uint32_t line, const cg_cost *c)
 {
-	put_position(w, addr, line);
+	if (w->instr) {
+		put_relative(w, addr, w->last_addr, 1);
+		putc(' ', w->out);
+	}
+	put_relative(w, line, w->last_line, 0);
+	w->have_last = 1;
+	w->last_addr = addr;
+	w->last_line = line;
 	/* trailing zeros may be left out; keep at least one number */
 	size_t n = w->nev;
 	while (n > 1 && c[n - 1] == 0)
@@ -200,6 +227,160 @@ static int put_call(struct writer *w, const cg_arc *a, uint64_t addr, uint32_t l
 	putc('\n', w->out);
 	put_costs_at(w, addr, line, costs);
 	return 0;
+}
+
+/* Integer parts of `total` for n shares v[0..n) (already in the written
+ * unit): floors, then the units left to the largest fractions (ties:
+ * the earlier share), or taken back from the smallest when floating
+ * point put the floors past the total. */
+static void split_total(cg_cost total, const double *v, size_t n, cg_cost *out)
+{
+	cg_cost left = total;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = v[i] > 0 ? round_cost(floor(v[i])) : 0;
+		left -= out[i];
+	}
+	while (left != 0) {
+		size_t best = n;
+		double best_frac = 0;
+		for (size_t i = 0; i < n; i++) {
+			double frac = v[i] > 0 ? v[i] - (double)out[i] : 0;
+			if (left > 0 ? frac > 0 && (best == n || frac > best_frac)
+				     : out[i] > 0 && (best == n || frac < best_frac)) {
+				best = i;
+				best_frac = frac;
+			}
+		}
+		if (best == n) {
+			/* no share to round: the first takes what is left */
+			if (n && (left > 0 || out[0] + left >= 0))
+				out[0] += left;
+			return;
+		}
+		out[best] += left > 0 ? 1 : -1;
+		left += left > 0 ? -1 : 1;
+	}
+}
+
+/* f's self cost per position in the written units.  Scaled events
+ * (fractional exact costs, e.g. gmon's microseconds) take each
+ * position's exact share where the input gave one, and are rounded so
+ * that the positions add up to what the function line would say (`s`). */
+static int put_self_positions(struct writer *w, unsigned part, cg_fid f, const cg_cost *s,
+			      int *any)
+{
+	const cg_profile *p = w->p;
+	int exact = cg_profile_has_self_exact(p, part);
+	size_t n = 0, cursor = 0;
+	cg_position at;
+	const cg_cost *pc;
+	double ex;
+	*any = 0;
+	while (cg_pos_next_self_exact(p, part, f, &cursor, &at, &pc, &ex))
+		n++;
+	if (!n)
+		return 0;
+	double *v = malloc(n * sizeof *v);
+	cg_cost *out = malloc(n * w->nev * sizeof *out), *col = malloc(n * sizeof *col);
+	int rc = CG_ENOMEM;
+	if (!v || !out || !col)
+		goto done;
+	for (size_t e = 0; e < w->nev; e++) {
+		int scaled = w->scale[e] != 1.0 || (e == 0 && exact);
+		size_t i = 0;
+		cursor = 0;
+		while (cg_pos_next_self_exact(p, part, f, &cursor, &at, &pc, &ex)) {
+			double x = e == 0 && !isnan(ex) ? ex : (double)pc[e];
+			v[i] = x * w->scale[e];
+			out[i * w->nev + e] = clamp(pc[e]);
+			i++;
+		}
+		if (!scaled)
+			continue;
+		split_total(s[e], v, n, col);
+		for (i = 0; i < n; i++)
+			out[i * w->nev + e] = col[i];
+	}
+	size_t i = 0;
+	cursor = 0;
+	while (cg_pos_next_self_exact(p, part, f, &cursor, &at, &pc, &ex)) {
+		if ((rc = switch_file(w, at.file)))
+			goto done;
+		put_costs_at(w, at.addr, at.line, out + i * w->nev);
+		i++;
+	}
+	*any = 1;
+	rc = 0;
+done:
+	free(v);
+	free(out);
+	free(col);
+	return rc;
+}
+
+/* The calls of arc i per call site.  An arc whose inclusive cost the
+ * writer computed (gprof's propagation: the input knows no call costs)
+ * shares that cost between its sites by their call counts, as the
+ * propagation shares a callee's time between its callers. */
+static int put_call_sites(struct writer *w, unsigned part, size_t i, const cg_cost *call_cost,
+			  int *any)
+{
+	const cg_profile *p = w->p;
+	const cg_arc *a = cg_profile_arc(p, part, i);
+	size_t n = 0, cursor = 0;
+	cg_position site;
+	uint64_t count;
+	const cg_cost *incl;
+	*any = 0;
+	while (cg_profile_next_arc_site(p, part, i, &cursor, &site, &count, &incl))
+		n++;
+	if (!n)
+		return 0;
+	int unscaled = 1;
+	for (size_t e = 0; e < w->nev; e++)
+		unscaled &= w->scale[e] == 1.0;
+	if (a->inclusive && unscaled) {
+		cursor = 0;
+		while (cg_profile_next_arc_site(p, part, i, &cursor, &site, &count, &incl)) {
+			int rc = switch_file(w, site.file);
+			if (rc || (rc = put_call(w, a, site.addr, site.line, count, incl)))
+				return rc;
+		}
+		*any = 1;
+		return 0;
+	}
+	double *v = malloc(n * sizeof *v);
+	cg_cost *out = malloc(n * w->nev * sizeof *out), *col = malloc(n * sizeof *col);
+	int rc = CG_ENOMEM;
+	if (!v || !out || !col)
+		goto done;
+	for (size_t e = 0; e < w->nev; e++) {
+		size_t k = 0;
+		cursor = 0;
+		while (cg_profile_next_arc_site(p, part, i, &cursor, &site, &count, &incl))
+			v[k++] = a->inclusive && a->inclusive[e] > 0
+					 ? (double)call_cost[e] * (double)incl[e] / (double)a->inclusive[e]
+				 : a->count ? (double)call_cost[e] * (double)count / (double)a->count
+					    : (double)call_cost[e] / (double)n;
+		split_total(call_cost[e], v, n, col);
+		for (k = 0; k < n; k++)
+			out[k * w->nev + e] = col[k];
+	}
+	size_t k = 0;
+	cursor = 0;
+	while (cg_profile_next_arc_site(p, part, i, &cursor, &site, &count, &incl)) {
+		if ((rc = switch_file(w, site.file)) ||
+		    (rc = put_call(w, a, site.addr, site.line, count, out + k * w->nev)))
+			goto done;
+		k++;
+	}
+	*any = 1;
+	rc = 0;
+done:
+	free(v);
+	free(out);
+	free(col);
+	return rc;
 }
 
 /* Integer self costs of a part in the written units.  A scaled event is
@@ -343,9 +524,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 
 	/* positions are written in the file's units: only where those are
 	 * the model's (no fractional exact costs to round) */
-	w->use_pos = cg_profile_has_positions(p, part) && !cg_profile_has_self_exact(p, part);
-	for (size_t e = 0; e < nev; e++)
-		w->use_pos &= w->scale[e] == 1.0;
+	w->use_pos = cg_profile_has_positions(p, part);
 	cg_cost totals[CG_MAX_EVENTS] = { 0 };
 	for (size_t f = 0; f < nf; f++)
 		for (size_t e = 0; e < nev; e++)
@@ -419,19 +598,13 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		}
 		have_cur = 1;
 		put_function(w, "fn", (cg_fid)f);
+		w->have_last = 0;
 		w->cur_in = w->cur_fl;
 		/* a self line even when it is zero: callgrind_annotate's
 		 * source annotation warns about files with call lines only */
-		size_t cursor = 0;
-		cg_position at;
-		const cg_cost *pc;
 		int any_pos = 0;
-		while (w->use_pos && cg_profile_next_self_position(p, part, (cg_fid)f, &cursor, &at, &pc)) {
-			if ((rc = switch_file(w, at.file)))
-				goto out;
-			put_costs_at(w, at.addr, at.line, pc);
-			any_pos = 1;
-		}
+		if (w->use_pos && (rc = put_self_positions(w, part, (cg_fid)f, s, &any_pos)))
+			goto out;
 		if (!any_pos)
 			put_costs(w, fn->line, s);
 		for (uint32_t k = first[f]; k < first[f + 1]; k++) {
@@ -447,19 +620,9 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 			}
 			if (a->count == 0 && !cost)
 				continue;
-			size_t site_cursor = 0;
-			cg_position site;
-			uint64_t site_count;
-			const cg_cost *site_incl;
 			int any_site = 0;
-			while (w->use_pos && a->inclusive &&
-			       cg_profile_next_arc_site(p, part, i, &site_cursor, &site, &site_count,
-							&site_incl)) {
-				if ((rc = switch_file(w, site.file)) ||
-				    (rc = put_call(w, a, site.addr, site.line, site_count, site_incl)))
-					goto out;
-				any_site = 1;
-			}
+			if (w->use_pos && (rc = put_call_sites(w, part, i, call_cost, &any_site)))
+				goto out;
 			if (!any_site && (rc = put_call(w, a, 0, a->line ? a->line : fn->line, a->count,
 							call_cost)))
 				goto out;

@@ -9,7 +9,9 @@ static int write_dot(const cg_format_ops *self, const cg_profile *p, FILE *out,
 		     const cg_write_options *opts, cg_error *err)
 {
 	int e = cg_format_event_index(p, opts, err);
-	return e < 0 ? e : cg_dot_write_cut(p, out, e, opts ? opts->dot_threshold : 0.5, err);
+	int lines = opts && opts->version >= 3 && opts->lines;
+	return e < 0 ? e
+		     : cg_dot_write_cut(p, out, e, opts ? opts->dot_threshold : 0.5, lines, err);
 }
 
 const cg_format_ops cg_fmt_dot = {

@@ -42,7 +42,7 @@ static double percent(double v, double total)
 	return total > 0 ? 100.0 * v / total : 0.0;
 }
 
-static int write_graph(const cg_profile *p, FILE *out, int event, double threshold)
+static int write_graph(const cg_profile *p, FILE *out, int event, double threshold, int lines)
 {
 	size_t nf = cg_profile_function_count(p), nev = cg_profile_event_count(p);
 	size_t na = cg_profile_arc_count(p, 0);
@@ -155,8 +155,11 @@ static int write_graph(const cg_profile *p, FILE *out, int event, double thresho
 		double s = self[f * nev + (size_t)event];
 		fprintf(out, "\tf%zu [label=", f);
 		put_quoted(out, fn->name);
-		fprintf(out, " + \"\\nself %.6g (%.2f%%)\\ntotal %.6g (%.2f%%)\"", s,
+		fprintf(out, " + \"\\nself %.6g (%.2f%%)\\ntotal %.6g (%.2f%%)", s,
 			percent(s, total), incl[f], percent(incl[f], total));
+		if (lines && (rc = cg_dot_put_self_lines(out, p, (cg_fid)f, event, total)))
+			goto out;
+		putc('"', out);
 		/* darker the more inclusive cost */
 		int shade = 248 - (int)lround(percent(incl[f], total) * 1.2);
 		if (shade < 128)
@@ -169,8 +172,11 @@ static int write_graph(const cg_profile *p, FILE *out, int event, double thresho
 		if ((a->count == 0 && c == 0) || !used[a->caller] || !used[a->callee])
 			continue;
 		double w = percent(c, total);
-		fprintf(out, "\tf%u -> f%u [label=\"%" PRIu64 "x\\n%.6g\", penwidth=%.2f, weight=%d];\n",
-			a->caller, a->callee, a->count, c, 1.0 + w / 10.0, 1 + (int)lround(w));
+		fprintf(out, "\tf%u -> f%u [label=\"%" PRIu64 "x\\n%.6g", a->caller, a->callee,
+			a->count, c);
+		if (lines)
+			cg_dot_put_sites(out, p, i);
+		fprintf(out, "\", penwidth=%.2f, weight=%d];\n", 1.0 + w / 10.0, 1 + (int)lround(w));
 	}
 	fputs("}\n", out);
 	rc = 0;
@@ -187,10 +193,11 @@ out:
 
 int cg_write_dot(const cg_profile *p, FILE *out, int event, cg_error *err)
 {
-	return cg_dot_write_cut(p, out, event, NODE_THRESHOLD, err);
+	return cg_dot_write_cut(p, out, event, NODE_THRESHOLD, 0, err);
 }
 
-int cg_dot_write_cut(const cg_profile *p, FILE *out, int event, double threshold, cg_error *err)
+int cg_dot_write_cut(const cg_profile *p, FILE *out, int event, double threshold, int lines,
+		     cg_error *err)
 {
 	if (event < 0)
 		event = 0;
@@ -203,7 +210,7 @@ int cg_dot_write_cut(const cg_profile *p, FILE *out, int event, double threshold
 			return rc;
 		p = merged;
 	}
-	int rc = write_graph(p, out, event, threshold);
+	int rc = write_graph(p, out, event, threshold, lines);
 	cg_profile_free(merged);
 	if (rc)
 		return cg_error_set(err, rc, "dot: out of memory");

@@ -50,7 +50,8 @@ static int write_folded(const cg_format_ops *self, const cg_profile *p, FILE *ou
 			const cg_write_options *opts, cg_error *err)
 {
 	int e = cg_format_event_index(p, opts, err);
-	return e < 0 ? e : cg_write_folded(p, out, e, err);
+	int lines = opts && opts->version >= 3 && opts->lines;
+	return e < 0 ? e : cg_folded_write(p, out, e, lines, err);
 }
 
 const cg_format_ops cg_fmt_folded = {

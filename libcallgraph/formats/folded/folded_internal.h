@@ -14,4 +14,8 @@ int cg_folded_read(cg_profile **out, cg_source *src, cg_error *err);
  * characters as '?'); malloc'd, NULL when out of memory. */
 char *cg_folded_frame_name(const char *name);
 
+/* cg_write_folded, with source lines in frames when `lines`
+ * (write_folded.c says which frames get them). */
+int cg_folded_write(const cg_profile *p, FILE *out, int event, int lines, cg_error *err);
+
 #endif

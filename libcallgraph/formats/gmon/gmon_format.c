@@ -21,6 +21,9 @@ static int read_gmon_sources(const cg_format_ops *self, cg_profile **out,
 		return cg_error_set(err, CG_ENOMEM, "out of memory");
 	const char *exe = opts && opts->executable ? opts->executable : "a.out";
 	cg_gmon_options gopts = CG_GMON_OPTIONS_INIT;
+	/* lines and call sites for the source views (Callgrind, XML), unless
+	 * the caller only compares functions (cgdiff) */
+	gopts.positions = !(opts && opts->version >= 3 && opts->drop_positions);
 	cg_gmon_reader *r;
 	int rc = cg_gmon_reader_new(&r, p, exe, &gopts, err);
 	for (size_t i = 0; rc == 0 && i < count; i++) {

@@ -11,6 +11,7 @@
  * Error messages are gprof's, because cgprof must print them.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -19,7 +20,9 @@
 
 #include "callgraph/gmon.h"
 #include "symtab_bfd.h"
+#include "call_sites.h"
 #include "options.h"
+#include "positions.h"
 
 enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
 #define BSD44_VERSION 0x00051879u
@@ -36,6 +39,10 @@ typedef struct hist_record {
 struct cg_gmon_reader {
 	cg_profile *p;
 	cg_symtab st;
+	/* opts->positions: gprof -l's table (functions and line symbols)
+	 * beside the function table; n == 0 when there are no positions */
+	cg_symtab lines;
+	cg_text text;          /* .text, to find call instructions (positions) */
 	cg_gmon_options o;
 	const char *executable;
 	hist_record *hist;
@@ -399,6 +406,46 @@ static int read_hist_record(cg_gmon_reader *r, cursor *c, const char *name, cg_e
 
 /* ---- arcs ------------------------------------------------------------------ */
 
+/* ---- positions (opts->positions) ------------------------------------------ */
+
+/* The position of a line-table symbol inside function f: its address and
+ * line, and its file when it is not f's own (inlined code). */
+static void line_position(const cg_gmon_reader *r, cg_fid f, const cg_sym *s, uint64_t addr,
+			  cg_position *pos)
+{
+	const cg_function *fn = cg_profile_function(r->p, f);
+
+	memset(pos, 0, sizeof *pos);
+	pos->addr = addr;
+	pos->line = s->line ? s->line : fn->line;
+	pos->file = s->line && s->file != fn->file ? s->file : NULL;
+}
+
+/* Where the call from `from` to `callee` was made.  glibc writes an
+ * arc's caller address rounded down to its hash bucket (call_sites.h),
+ * so the return address lies somewhere in [from, from + bucket): a
+ * direct call to the callee returning there is the call site (its first
+ * byte, its line).  Otherwise (indirect calls, other machines) the site
+ * is `from` and its line, which is what gprof -l reports.  0 when the
+ * line table does not know the line. */
+static int call_site(const cg_gmon_reader *r, cg_fid caller, cg_fid callee, uint64_t from,
+		     cg_position *site)
+{
+	uint64_t bucket = 2u * (unsigned)r->st.addr_bytes, at;
+	long j;
+
+	if (r->lines.n == 0)
+		return 0;
+	at = cg_text_find_call(&r->text, from, from + bucket, r->st.syms[callee].addr);
+	if (at == 0)
+		at = from;
+	j = cg_symtab_lookup(&r->lines, at);
+	if (j < 0 || r->lines.syms[j].line == 0)
+		return 0;
+	line_position(r, caller, &r->lines.syms[j], at, site);
+	return 1;
+}
+
 /* gprof's cg_tally: map both ends, move the callee back to a function
  * symbol, add the arc (filters by symbol specification are the report's
  * business). */
@@ -414,7 +461,12 @@ static int tally(cg_gmon_reader *r, uint64_t from, uint64_t self, uint64_t count
 		child--;
 	if (child < 0)
 		return 0;
-	rc = cg_profile_add_arc(r->p, 0, (cg_fid)parent, (cg_fid)child, count, NULL, NULL);
+	cg_position site;
+	if (call_site(r, (cg_fid)parent, (cg_fid)child, from, &site))
+		rc = cg_profile_add_arc_at(r->p, 0, (cg_fid)parent, (cg_fid)child, &site, count, NULL,
+					   NULL);
+	else
+		rc = cg_profile_add_arc(r->p, 0, (cg_fid)parent, (cg_fid)child, count, NULL, NULL);
 	if (rc < 0)
 		return gfail(r, err, rc, 1, "%s: cannot add arc: %s", r->executable, cg_strerror(rc));
 	return 0;
@@ -698,9 +750,49 @@ int cg_gmon_reader_read(cg_gmon_reader *r, const char *path, cg_error *err)
 
 /* ---- life cycle -------------------------------------------------------------- */
 
+/* gprof -l's symbol table beside the function table, for positions.
+ * Without line information (no DWARF, or a table gprof itself would
+ * refuse: "somebody miscounted") there are no positions, and the
+ * profile is what it is without them. */
+static int load_lines(cg_gmon_reader *r, const char *executable, const cg_symtab_options *fso,
+		      cg_error *err)
+{
+	cg_symtab_options so = *fso;
+	cg_error ignored = CG_ERROR_INIT;
+	size_t i;
+	int rc;
+
+	so.line_symbols = 1;
+	rc = cg_symtab_load(&r->lines, r->p, executable, &so, &ignored);
+	if (rc == CG_ENOMEM)
+		return cg_error_set(err, rc, "%s: out of memory reading line tables", executable);
+	if (rc < 0) {
+		memset(&r->lines, 0, sizeof r->lines);
+		return 0;
+	}
+	for (i = 0; i < r->lines.n; i++)
+		if (r->lines.syms[i].line != 0)
+			break;
+	if (i == r->lines.n) {
+		cg_symtab_release(&r->lines);
+		return 0;
+	}
+	rc = cg_text_load(&r->text, executable);
+	if (rc < 0)
+		return cg_error_set(err, rc, "%s: out of memory reading .text", executable);
+	return 0;
+}
+
 int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executable,
 		       const cg_gmon_options *opts, cg_error *err)
 {
+	/* version 1 lacks `positions` at the end */
+	if (opts && opts->version == 1) {
+		cg_gmon_options v2 = CG_GMON_OPTIONS_INIT;
+		memcpy(&v2, opts, offsetof(cg_gmon_options, positions));
+		v2.version = CG_GMON_OPTIONS_VERSION;
+		return cg_gmon_reader_new(out, p, executable, &v2, err);
+	}
 	if (CG_CHECK_OPTIONS(opts, CG_GMON_OPTIONS_VERSION, "cg_gmon_options", err))
 		return CG_EUSAGE;
 	cg_gmon_options defaults = CG_GMON_OPTIONS_INIT;
@@ -756,6 +848,11 @@ int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executab
 			goto fail;
 		}
 	}
+	if (opts->positions && !opts->line_granularity && !opts->external_symbol_table) {
+		rc = load_lines(r, executable, &so, err);
+		if (rc < 0)
+			goto fail;
+	}
 	*out = r;
 	return 0;
 fail:
@@ -776,6 +873,8 @@ void cg_gmon_reader_free(cg_gmon_reader *r)
 	free(r->hist);
 	free(r->gprof_text);
 	cg_symtab_release(&r->st);
+	cg_symtab_release(&r->lines);
+	cg_text_release(&r->text);
 	free(r);
 }
 
@@ -793,11 +892,11 @@ static uint64_t bin_edge(double v)
 /* gprof's hist_assign_samples_1: bins are cut at truncated UNIT edges and
  * shared between overlapping symbols in floating point, in exactly this
  * order of operations (the report prints these doubles). */
-static void assign_record(cg_gmon_reader *r, const hist_record *h, double *time, double *total,
-			  const unsigned char *passes)
+static void assign_record(const cg_gmon_reader *r, const cg_symtab *st, const hist_record *h,
+			  double *time, double *total, const unsigned char *passes)
 {
-	const cg_sym *s = r->st.syms;
-	size_t n = r->st.n, j, k = 1;
+	const cg_sym *s = st->syms;
+	size_t n = st->n, j, k = 1;
 	uint64_t low = h->lowpc / 2;
 	size_t e;
 
@@ -972,6 +1071,114 @@ int cg_gmon_reader_write_sum(cg_gmon_reader *r, const char *path, cg_error *err)
 	return cg_output_commit(out, err);
 }
 
+/* Hands the integer samples of function f (llround of its time, what
+ * it has without positions) to its line symbols first..last-1 with time:
+ * each gets the floor of its share, the units left go to the largest
+ * fractions (ties: lower address), so the shares add up to the function
+ * and each is its gprof -l time rounded down or up.  Each position also
+ * keeps its exact share. */
+static int split_function(cg_gmon_reader *r, cg_fid f, double ftime, const double *ltime,
+			  size_t first, size_t last)
+{
+	cg_profile *p = r->p;
+	size_t n = last - first, i;
+	cg_cost *c = malloc((n ? n : 1) * sizeof *c);
+	cg_cost left = (cg_cost)llround(ftime);
+	int rc = 0;
+
+	if (c == NULL)
+		return CG_ENOMEM;
+	for (i = 0; i < n; i++) {
+		double v = ltime[first + i];
+
+		c[i] = v > 0 ? (cg_cost)floor(v) : 0;
+		left -= c[i];
+	}
+	while (left != 0) {
+		/* +1 to the largest fraction not yet raised; -1 (floating
+		 * point put the floors past the total) from the smallest
+		 * fraction with a sample to give */
+		size_t best = n;
+		double best_frac = 0;
+
+		for (i = 0; i < n; i++) {
+			double v = ltime[first + i], frac = v > 0 ? v - (double)c[i] : 0;
+
+			if (left > 0 ? frac > 0 && (best == n || frac > best_frac)
+				     : c[i] > 0 && (best == n || frac < best_frac)) {
+				best = i;
+				best_frac = frac;
+			}
+		}
+		if (best == n)
+			break;
+		c[best] += left > 0 ? 1 : -1;
+		left += left > 0 ? -1 : 1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		const cg_sym *s = &r->lines.syms[first + i];
+		cg_position pos;
+
+		if (!(ltime[first + i] > 0))
+			continue;
+		line_position(r, f, s, s->addr, &pos);
+		rc = cg_profile_add_self_at(p, 0, f, &pos, &c[i]);
+		if (rc == 0)
+			rc = cg_pos_set_self_exact(p, 0, f, &pos, ltime[first + i]);
+	}
+	/* what the shares could not take (no line with time) is the
+	 * function's, as cg_pos_complete will put it */
+	if (rc == 0 && left > 0) {
+		cg_cost rest = left;
+
+		if (cg_pos_first_rank(p, 0, f) != UINT32_MAX)
+			rc = cg_profile_add_self(p, 0, f, &rest);
+	}
+	free(c);
+	return rc;
+}
+
+/* gprof -l's histogram shares per line symbol, made positions of the
+ * function owning each line symbol's address. */
+static int add_line_self(cg_gmon_reader *r, const double *time, const unsigned char *passes,
+			 cg_error *err)
+{
+	size_t nl = r->lines.n, j, first;
+	double *ltime = calloc(nl ? nl : 1, sizeof *ltime), ignored = 0.0;
+	unsigned char *lpass = malloc(nl ? nl : 1);
+	long *owner = malloc((nl ? nl : 1) * sizeof *owner);
+	int rc = 0;
+
+	if (ltime == NULL || lpass == NULL || owner == NULL) {
+		rc = CG_ENOMEM;
+		goto out;
+	}
+	for (j = 0; j < nl; j++) {
+		owner[j] = cg_symtab_lookup(&r->st, r->lines.syms[j].addr);
+		lpass[j] = owner[j] >= 0 && passes[owner[j]];
+	}
+	for (j = 0; j < r->nhist; j++)
+		assign_record(r, &r->lines, &r->hist[j], ltime, &ignored, lpass);
+	/* both tables are in address order: a function's line symbols are
+	 * consecutive */
+	for (first = 0; first < nl && rc == 0; first = j) {
+		int any = 0;
+
+		for (j = first; j < nl && owner[j] == owner[first]; j++)
+			any |= ltime[j] > 0;
+		if (owner[first] >= 0 && any)
+			rc = split_function(r, (cg_fid)owner[first], time[owner[first]], ltime,
+					    first, j);
+	}
+out:
+	free(ltime);
+	free(lpass);
+	free(owner);
+	if (rc < 0)
+		return cg_error_set(err, rc, "%s: cannot store self time per line", r->executable);
+	return 0;
+}
+
 static int set_meta_int(cg_profile *p, const char *key, long v)
 {
 	char buf[32];
@@ -1009,17 +1216,25 @@ int cg_gmon_reader_finish(cg_gmon_reader *r, cg_error *err)
 		for (i = 0; i < r->nhist; i++) {
 			size_t e;
 
-			assign_record(r, &r->hist[i], time, &total, passes);
+			assign_record(r, &r->st, &r->hist[i], time, &total, passes);
 			for (e = 0; e < r->hist[i].n; e++)
 				r->total_samples += (unsigned)r->hist[i].count[e];
 		}
+		if (r->lines.n)
+			rc = add_line_self(r, time, passes, err);
+		if (rc < 0)
+			goto out;
 		for (i = 0; i < n && rc == 0; i++) {
 			cg_cost c = (cg_cost)llround(time[i]);
 
-			rc = cg_profile_add_self(p, 0, (cg_fid)i, &c);
+			/* functions with positions have their self cost already */
+			if (!r->lines.n || cg_pos_first_rank(p, 0, (cg_fid)i) == UINT32_MAX)
+				rc = cg_profile_add_self(p, 0, (cg_fid)i, &c);
 			if (rc == 0)
 				rc = cg_profile_set_self_exact(p, 0, (cg_fid)i, time[i]);
 		}
+		if (rc == 0 && r->lines.n)
+			rc = cg_pos_complete(p, 0);
 		if (rc < 0) {
 			rc = cg_error_set(err, rc, "%s: cannot store self time", r->executable);
 			goto out;

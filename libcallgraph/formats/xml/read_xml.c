@@ -730,7 +730,20 @@ static int read_self_at(struct xr *x)
 		return x->rc ? x->rc : fail(x, "<self-at> has no costs");
 	if (get_position(x, &at, &file))
 		return x->rc;
+	double ex;
+	int has_exact = get_double(x, "exact", &ex);
+	if (has_exact < 0) {
+		free_string(file);
+		return x->rc;
+	}
+	if (has_exact == 1 && !cg_profile_has_self_exact(x->p, x->part)) {
+		free_string(file);
+		return fail(x, "exact cost at a position in a part without exact=\"yes\"");
+	}
 	int rc = cg_pos_add_self_only(x->p, x->part, f, &at, c);
+	/* the exact share goes with the entry just made (or added to) */
+	if (rc == 0 && has_exact == 1)
+		rc = cg_pos_set_self_exact(x->p, x->part, f, &at, ex);
 	free_string(file);
 	if (rc == CG_EFORMAT)
 		return fail(x, "costs of function %u at one position sum past 2^63-1", f);
@@ -818,6 +831,7 @@ static const struct {
 	{ "arc", (const char *const[]){ "caller", "callee", "count", "inclusive", "self", "line",
 				       NULL } },
 	{ "self-at", (const char *const[]){ "fn", "line", "addr", "file", "file-hex", "costs",
+					    "exact",
 					    NULL } },
 	{ "call-at", (const char *const[]){ "caller", "callee", "line", "addr", "file", "file-hex",
 					    "count", "inclusive", NULL } },

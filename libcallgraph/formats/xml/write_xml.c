@@ -253,10 +253,13 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 		cg_position at;
 		const cg_cost *c;
 		cg_pos_self_entry(p, part, i, &f, &at, &c);
+		double ex = cg_pos_self_entry_exact(p, part, i);
 		start(x, "self-at");
 		attr_u64(x, "fn", f);
 		write_position(x, &at);
 		attr_costs(x, "costs", c);
+		if (!isnan(ex))
+			attr_double(x, "exact", ex);
 		end(x);
 	}
 	for (size_t f = 0; f < nf; f++) {

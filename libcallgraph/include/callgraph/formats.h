@@ -158,9 +158,14 @@ typedef struct cg_write_options {
 	/* dot output: functions whose inclusive cost is below this percentage
 	 * of the total are left out (0: none are).  Since version 2. */
 	double dot_threshold;
+	/* Version 3: folded stacks and dot show source lines where the
+	 * profile has positions (docs/formats.md, "--lines"): folded frames
+	 * become "func:LINE", dot labels list lines and call sites.  Version
+	 * 2 options are still accepted (no lines). */
+	int lines;
 } cg_write_options;
 
-#define CG_WRITE_OPTIONS_VERSION 2
+#define CG_WRITE_OPTIONS_VERSION 3
 #define CG_WRITE_OPTIONS_INIT { .version = CG_WRITE_OPTIONS_VERSION, .dot_threshold = 0.5 }
 
 /* Writes `profile` in the format named `format` to an open stream. opts

@@ -21,6 +21,9 @@
  *    command-line order); both ends mapped to symbols as gprof maps them;
  *    records whose ends map to no symbol are dropped.  Self-arcs are kept.
  *    Symbol specifications (-k, -q A/B ...) are NOT applied here.
+ *  - With opts->positions (the format registry's default): self costs per
+ *    (address, line, inlined file) and arcs per call site, see the
+ *    option below and docs/formats.md; they add up to the sums above.
  *  - Metadata:
  *      "executable"            the executable path as given
  *      "hz"                    samples per second ("0" without histogram)
@@ -43,7 +46,9 @@
 extern "C" {
 #endif
 
-#define CG_GMON_OPTIONS_VERSION 1
+/* Version 2 adds `positions` at the end; version 1 options are still
+ * accepted (no positions). */
+#define CG_GMON_OPTIONS_VERSION 2
 
 typedef struct cg_gmon_options {
 	unsigned version;          /* CG_GMON_OPTIONS_VERSION */
@@ -77,6 +82,17 @@ typedef struct cg_gmon_options {
 	 * table; the executable still gives word size, byte order and .text.
 	 * NULL: the executable's symbols. */
 	const char *external_symbol_table;
+	/* Version 2: nonzero also splits each function's self cost by
+	 * source line and address (positions, callgraph/model.h) and each
+	 * arc by call site, from the executable's DWARF line table: the
+	 * histogram is shared between gprof's line symbols exactly as
+	 * `gprof -l` shares it (each position's exact share is kept beside
+	 * its rounded sample count), a call site is the line of the return
+	 * address minus one (the call instruction).  Functions without line
+	 * information, -l, -S and executables without debug information
+	 * get none.  The format registry's gmon reader sets it unless
+	 * cg_read_options.drop_positions. */
+	int positions;
 } cg_gmon_options;
 
 #define CG_GMON_OPTIONS_INIT { .version = CG_GMON_OPTIONS_VERSION, .file_format = 'a' }
