@@ -2,6 +2,7 @@
  * hashmap.c — open addressing with linear probing, load factor <= 1/2.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "callgraph/common.h"
 #include "budget.h"
@@ -39,11 +40,17 @@ static int reserve_one(struct cg_hashmap *m)
 		size_t cap = m->cap ? m->cap * 2 : 64;
 		if (cg_budget_take(cap * sizeof(struct cg_hashmap_slot)))
 			return CG_ENOMEM;
-		struct cg_hashmap_slot *slots = calloc(cap, sizeof *slots);
+		/* Zeroed by writing, not by calloc: a large calloc hands out
+		 * untouched pages that the rehash below and the probes of
+		 * later inserts first read (mapping the shared zero page) and
+		 * then write, a second fault per page that, with a reader
+		 * thread running, also flushes the other CPUs' TLBs. */
+		struct cg_hashmap_slot *slots = malloc(cap * sizeof *slots);
 		if (!slots) {
 			cg_budget_give(cap * sizeof *slots);
 			return CG_ENOMEM;
 		}
+		memset(slots, 0, cap * sizeof *slots);
 		/* first free slot: the old entries are already distinct,
 		 * or deliberately repeated (cg_hashmap_add) */
 		for (size_t i = 0; i < m->cap; i++) {
