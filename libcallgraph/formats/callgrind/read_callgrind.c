@@ -269,10 +269,11 @@ static int parse_name(struct cr *c, struct names *t, const char *kind, const cha
 	return *out ? 0 : oom(c);
 }
 
-/* "???" is Callgrind's unknown */
+/* "???" is Callgrind's unknown (compared in place: this runs for every
+ * new function, on its object and file) */
 static const char *known_or_null(const char *s)
 {
-	return s && strcmp(s, "???") != 0 ? s : NULL;
+	return s && !(s[0] == '?' && s[1] == '?' && s[2] == '?' && !s[3]) ? s : NULL;
 }
 
 /* ---- header ----------------------------------------------------------------------- */
