@@ -601,7 +601,12 @@ static int cost_line(struct cr *c, const char *s)
 			return fail(c, "garbage after position");
 	}
 	memcpy(c->last, pos, sizeof pos);
-	cg_cost costs[CG_MAX_EVENTS] = { 0 };
+	/* only the profile's events are read from costs: zeroing all
+	 * CG_MAX_EVENTS was a third of the parsing of a cost line */
+	size_t nev = cg_profile_event_count(c->p);
+	cg_cost costs[CG_MAX_EVENTS];
+	for (size_t e = 0; e < nev; e++)
+		costs[e] = 0;
 	size_t k = 0;
 	while (*(s = skip_blanks(s))) {
 		uint64_t v;
@@ -653,8 +658,7 @@ static int cost_line(struct cr *c, const char *s)
 		return fail(c, "self cost of %s sums past 2^63-1", cg_profile_function(c->p, c->fn)->name);
 	if (rc)
 		return oom(c);
-	/* costs past the profile's events are all 0 */
-	if (cg_checked_add_costs(c->part_sum, costs, cg_profile_event_count(c->p)))
+	if (cg_checked_add_costs(c->part_sum, costs, nev))
 		return fail(c, "the costs of the part sum past 2^63-1");
 	cg_function *fn = cg_profile_function(c->p, c->fn);
 	if (!fn->line && !c->in_inline)
