@@ -550,6 +550,135 @@ static void test_fail_closed(void)
 	cg_profile_free(n);
 }
 
+/* Functions of the new profile are matched by name whatever their order:
+ * the same order (the matcher's first guess), rotated, with one function
+ * added and one gone. */
+static void test_match_in_any_order(void)
+{
+	enum { N = 40 };
+	cg_profile *b = new_profile(), *n = new_profile();
+	cg_fid bf[N], nf[N + 1];
+	char name[32];
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "f%d", i);
+		bf[i] = fn(b, name, "m.c");
+		self(b, 0, bf[i], 0, 10 * i + 1);
+	}
+	for (int i = 1; i < N; i++)
+		cg_profile_add_arc(b, 0, bf[i - 1], bf[i], (uint64_t)i, NULL, NULL);
+	/* new: f0..f9 in order, then f25..f39, "extra", f11..f24 (f10 gone) */
+	int order[N], k = 0;
+	for (int i = 0; i < 10; i++)
+		order[k++] = i;
+	for (int i = 25; i < N; i++)
+		order[k++] = i;
+	for (int i = 11; i < 25; i++)
+		order[k++] = i;
+	for (int j = 0; j < k; j++) {
+		int i = order[j];
+		snprintf(name, sizeof name, "f%d", i);
+		nf[i] = fn(n, name, "m.c");
+		self(n, 0, nf[i], 0, 10 * i + 1 + i % 3);
+		if (j == 20)
+			self(n, 0, fn(n, "extra", "m.c"), 0, 7);
+	}
+	/* the new profile's arcs listed backwards */
+	for (int i = N - 1; i > 11; i--)
+		cg_profile_add_arc(n, 0, nf[i - 1], nf[i], (uint64_t)i + 1, NULL, NULL);
+	cg_diff *d;
+	cg_diff_value v;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	check_int(cg_diff_function_count(d), ==, N + 1);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "f%d", i);
+		long item = cg_diff_find_function(d, name);
+		check(item >= 0);
+		cg_diff_value_get(d, 0, CG_DIFF_SELF, (size_t)item, CSC, &v);
+		check_int(v.base, ==, 10 * i + 1);
+		check_int(v.new_value, ==, i == 10 ? 0 : 10 * i + 1 + i % 3);
+		if (i == 0)
+			continue;
+		long caller = cg_diff_find_function(d, (snprintf(name, sizeof name, "f%d", i - 1), name));
+		long arc = cg_diff_find_arc(d, (size_t)caller, (size_t)item);
+		check(arc >= 0);
+		cg_diff_value_get(d, 0, CG_DIFF_ARC_CALLS, (size_t)arc, 0, &v);
+		check_int(v.base, ==, i);
+		check_int(v.new_value, ==, i > 11 ? i + 1 : 0);
+	}
+	cg_diff_value_get(d, 0, CG_DIFF_SELF, (size_t)cg_diff_find_function(d, "extra"), CSC, &v);
+	check_int(v.base, ==, 0);
+	check_int(v.new_value, ==, 7);
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+/* More findings than fit in one of the chunks they are kept in: every
+ * one stays where cg_diff_finding_at points, across checks. */
+static void test_many_findings(void)
+{
+	enum { N = 9000 };
+	cg_profile *b = new_profile(), *n = new_profile();
+	char name[32];
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "g%d", i);
+		self(b, 0, fn(b, name, "m.c"), 0, i + 1);
+		self(n, 0, fn(n, name, "m.c"), 0, i + 2);
+	}
+	cg_diff *d;
+	check_int(cg_diff_new(&d, b, n, NULL, NULL), ==, 0);
+	for (int round = 0; round < 2; round++) {
+		check_int(check_rules(d, "self>0", NULL, "csc"), ==, N);
+		check_int(cg_diff_finding_count(d), ==, N);
+		const cg_diff_finding *first = cg_diff_finding_at(d, 0);
+		size_t bad = 0;
+		for (size_t i = 0; i < N; i++) {
+			const cg_diff_finding *f = cg_diff_finding_at(d, i);
+			cg_diff_function fun;
+			cg_diff_function_at(d, f->item, &fun);
+			int at = (int)strtol(fun.name + 1, NULL, 10);
+			bad += !f->flagged || f->value.base != at + 1 || f->value.new_value != at + 2 ||
+			       f->item != i;
+		}
+		check_int(bad, ==, 0);
+		check(cg_diff_finding_at(d, 0) == first);
+		check(cg_diff_finding_at(d, N) == NULL);
+	}
+	cg_diff_free(d);
+	cg_profile_free(b);
+	cg_profile_free(n);
+}
+
+/* The two sides are summed in two threads: an error in either is
+ * reported, the base's first when both have one. */
+static void test_side_errors(void)
+{
+	cg_profile *ok = diamond(400, 40, 1);
+	cg_profile *bad[2];
+	for (int s = 0; s < 2; s++) {
+		bad[s] = diamond(400, 40, 1);
+		cg_fid m = 0, a = 1, c = 3;
+		cg_profile_add_arc(bad[s], 0, m, c, INT64_MAX, NULL, NULL);
+		cg_profile_add_arc(bad[s], 0, a, c, INT64_MAX, NULL, NULL);
+		cg_profile_add_arc(bad[s], 0, 2, c, INT64_MAX, NULL, NULL);
+	}
+	cg_diff *d;
+	cg_error err = CG_ERROR_INIT;
+	check_int(cg_diff_new(&d, ok, bad[1], NULL, &err), ==, CG_EFORMAT);
+	check(strstr(err.message, "new profile") != NULL);
+	check(d == NULL);
+	err = (cg_error)CG_ERROR_INIT;
+	check_int(cg_diff_new(&d, bad[0], ok, NULL, &err), ==, CG_EFORMAT);
+	check(strstr(err.message, "base profile") != NULL);
+	err = (cg_error)CG_ERROR_INIT;
+	check_int(cg_diff_new(&d, bad[0], bad[1], NULL, &err), ==, CG_EFORMAT);
+	check(strstr(err.message, "base profile") != NULL);
+	printf("# %s\n", err.message);
+	cg_profile_free(ok);
+	cg_profile_free(bad[0]);
+	cg_profile_free(bad[1]);
+}
+
 int main(void)
 {
 	TEST(test_identical_profiles_pass(), "identical profiles give no finding above limits");
@@ -566,5 +695,8 @@ int main(void)
 	TEST(test_table_fits_the_width(), "table rows are cut to the line width");
 	TEST(test_repeated_runs(), "repeated runs: medians, rank test for varying values, too few runs");
 	TEST(test_fail_closed(), "rules matching nothing, exact limits, units, source roots");
+	TEST(test_match_in_any_order(), "functions and arcs match by name in any order");
+	TEST(test_many_findings(), "findings past one storage chunk stay in place");
+	TEST(test_side_errors(), "an overflow on either side is an error, the base's first");
 	return tap_done();
 }

@@ -46,6 +46,33 @@ static void test_meta_hashed(void)
 	cg_profile_free(p);
 }
 
+/* A table reserved for n entries takes them without growing, keeps what
+ * it held, and finds everything. */
+static void test_hashmap_reserve(void)
+{
+	struct cg_hashmap m = { 0 };
+	for (uint32_t i = 0; i < 10; i++)
+		check_int(cg_hashmap_put(&m, (uint64_t)i << 32 | 7, i), ==, 0);
+	check_int(cg_hashmap_reserve(&m, 5000), ==, 0);
+	size_t cap = m.cap;
+	check(cap >= 10000);
+	for (uint32_t i = 10; i < 5000; i++)
+		check_int(cg_hashmap_put(&m, (uint64_t)i << 32 | 7, i), ==, 0);
+	check_int(m.cap, ==, cap);
+	check_int(m.count, ==, 5000);
+	size_t missing = 0;
+	uint32_t v;
+	for (uint32_t i = 0; i < 5000; i++)
+		missing += !cg_hashmap_get(&m, (uint64_t)i << 32 | 7, &v) || v != i;
+	check_int(missing, ==, 0);
+	check_int(cg_hashmap_reserve(&m, 10), ==, 0);   /* never shrinks */
+	check_int(m.cap, ==, cap);
+	cg_hashmap_release(&m);
+	check_int(cg_hashmap_reserve(&m, 0), ==, 0);
+	check(cg_hashmap_get(&m, 7, &v) == 0);
+	cg_hashmap_release(&m);
+}
+
 static void test_hashmap_content_keys(void)
 {
 	struct cg_hashmap m = { 0 };
@@ -360,6 +387,7 @@ static void test_old_fprof_rows(void)
 int main(void)
 {
 	TEST(test_meta_hashed(), "metadata: 20k keys, overwrite, absent keys, order kept");
+	TEST(test_hashmap_reserve(), "hash map: reserved room is used without growing");
 	TEST(test_hashmap_content_keys(), "hash map: many values under one content key survive rehashing");
 	TEST(test_gmon_info_travels(), "gmon facts: exact through part and profile merges, XML, transforms");
 	TEST(test_gmon_info_from_old_xml(), "gmon facts: read from the gmon.* metadata of old XML files");

@@ -1,7 +1,10 @@
 /*
  * hashmap.c — open addressing with linear probing, load factor <= 1/2.
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "callgraph/common.h"
 #include "budget.h"
@@ -33,33 +36,70 @@ int cg_hashmap_get(const struct cg_hashmap *m, uint64_t key, uint32_t *value)
 	return 0;
 }
 
+/* Large tables are probed at random: on 2 MB pages a probe rarely misses
+ * the TLB, and zeroing one faults 512 times less (a hint; the kernel may
+ * decline). */
+static void huge_pages(void *p, size_t bytes)
+{
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (bytes < 2 * huge)
+		return;
+	uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t to = ((uintptr_t)p + bytes) & ~(huge - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_HUGEPAGE);
+}
+
+/* Moves the entries to a table of cap slots (a power of two, more than
+ * twice the entries). */
+static int rehash(struct cg_hashmap *m, size_t cap)
+{
+	if (cg_budget_take(cap * sizeof(struct cg_hashmap_slot)))
+		return CG_ENOMEM;
+	/* Zeroed by writing, not by calloc: a large calloc hands out
+	 * untouched pages that the rehash below and the probes of later
+	 * inserts first read (mapping the shared zero page) and then write,
+	 * a second fault per page that, with a reader thread running, also
+	 * flushes the other CPUs' TLBs. */
+	struct cg_hashmap_slot *slots = malloc(cap * sizeof *slots);
+	if (!slots) {
+		cg_budget_give(cap * sizeof *slots);
+		return CG_ENOMEM;
+	}
+	huge_pages(slots, cap * sizeof *slots);
+	memset(slots, 0, cap * sizeof *slots);
+	/* first free slot: the old entries are already distinct, or
+	 * deliberately repeated (cg_hashmap_add) */
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->slots[i].value)
+			continue;
+		size_t j = cg_hash64(slot_key(&m->slots[i])) & (cap - 1);
+		while (slots[j].value)
+			j = (j + 1) & (cap - 1);
+		slots[j] = m->slots[i];
+	}
+	free(m->slots);
+	cg_budget_give(m->cap * sizeof *slots);
+	m->slots = slots;
+	m->cap = cap;
+	return 0;
+}
+
 static int reserve_one(struct cg_hashmap *m)
 {
-	if ((m->count + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		if (cg_budget_take(cap * sizeof(struct cg_hashmap_slot)))
-			return CG_ENOMEM;
-		struct cg_hashmap_slot *slots = calloc(cap, sizeof *slots);
-		if (!slots) {
-			cg_budget_give(cap * sizeof *slots);
-			return CG_ENOMEM;
-		}
-		/* first free slot: the old entries are already distinct,
-		 * or deliberately repeated (cg_hashmap_add) */
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->slots[i].value)
-				continue;
-			size_t j = cg_hash64(slot_key(&m->slots[i])) & (cap - 1);
-			while (slots[j].value)
-				j = (j + 1) & (cap - 1);
-			slots[j] = m->slots[i];
-		}
-		free(m->slots);
-		cg_budget_give(m->cap * sizeof *slots);
-		m->slots = slots;
-		m->cap = cap;
-	}
+	if ((m->count + 1) * 2 > m->cap)
+		return rehash(m, m->cap ? m->cap * 2 : 64);
 	return 0;
+}
+
+int cg_hashmap_reserve(struct cg_hashmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	if (n > SIZE_MAX / 4 / sizeof(struct cg_hashmap_slot))
+		return CG_ENOMEM;
+	while (n * 2 > cap)
+		cap *= 2;
+	return cap > m->cap ? rehash(m, cap) : 0;
 }
 
 int cg_hashmap_put(struct cg_hashmap *m, uint64_t key, uint32_t value)

@@ -38,6 +38,9 @@ int cg_hashmap_get(const struct cg_hashmap *m, uint64_t key, uint32_t *value);
 int cg_hashmap_put(struct cg_hashmap *m, uint64_t key, uint32_t value);
 /* Inserts without looking for the key (content keys); 0 or CG_ENOMEM. */
 int cg_hashmap_add(struct cg_hashmap *m, uint64_t key, uint32_t value);
+/* Room for n entries in all, so that adding them does not grow the table
+ * step by step (each step rehashes everything); 0 or CG_ENOMEM. */
+int cg_hashmap_reserve(struct cg_hashmap *m, size_t n);
 /* The values stored under key, one per call: start with *cursor = 0;
  * returns 1 and sets *value while there are more, then 0. */
 int cg_hashmap_next(const struct cg_hashmap *m, uint64_t key, size_t *cursor, uint32_t *value);

@@ -3,10 +3,12 @@
  * per-scope values the rules and writers read.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
+#include "budget.h"
 #include "checked.h"
 #include "diff_internal.h"
 #include "options.h"
@@ -52,18 +54,40 @@ static const char *own_string(cg_diff *d, const char *prefix, const char *name,
 
 /* ---- function items -------------------------------------------------------------- */
 
-static int intern_item(cg_diff *d, const char *name, const char *object, const char *file,
-		       uint32_t line, int side, uint32_t *out)
+static int same_item(const cg_diff_function *f, const char *name, const char *object,
+		     const char *file)
 {
+	return str_eq(f->name, name) && str_eq(f->object, object) && str_eq(f->file, file);
+}
+
+static void found_item(cg_diff_function *f, uint32_t line, int side)
+{
+	*(side ? &f->in_new : &f->in_base) = 1;
+	if (line && (side || !f->line))
+		f->line = line;
+}
+
+/* The item of a function, added when new.  `guess` is the item tried
+ * first (UINT32_MAX: none): two profiles of one program mostly list their
+ * functions in the same order, so the item after the previous function's
+ * is usually the one, found without hashing the names or a cache miss in
+ * the index.  An item is unique to its name, object and file, so a right
+ * guess is the item the index would give. */
+static int intern_item(cg_diff *d, uint32_t guess, const char *name, const char *object,
+		       const char *file, uint32_t line, int side, uint32_t *out)
+{
+	if (guess < d->nfuncs && same_item(&d->funcs[guess], name, object, file)) {
+		found_item(&d->funcs[guess], line, side);
+		*out = guess;
+		return 0;
+	}
 	uint64_t h = identity_hash(name, object, file);
 	size_t cursor = 0;
 	uint32_t item;
 	while (cg_hashmap_next(&d->func_index, h, &cursor, &item)) {
 		cg_diff_function *f = &d->funcs[item];
-		if (str_eq(f->name, name) && str_eq(f->object, object) && str_eq(f->file, file)) {
-			*(side ? &f->in_new : &f->in_base) = 1;
-			if (line && (side || !f->line))
-				f->line = line;
+		if (same_item(f, name, object, file)) {
+			found_item(f, line, side);
 			*out = item;
 			return 0;
 		}
@@ -365,7 +389,7 @@ static int mark_duplicate_names(cg_diff *d)
 	size_t n = d->nfuncs;
 	struct cg_hashmap by_name = { 0 };
 	d->dupname = calloc(n ? n : 1, 1);
-	if (!d->dupname)
+	if (!d->dupname || cg_hashmap_reserve(&by_name, n))
 		return CG_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = d->funcs[i].name;
@@ -401,30 +425,40 @@ static int match_functions(cg_diff *d, int side, struct diff_side *s, cg_error *
 		if (cycle_names(d, side, s, &cycname))
 			return cg_error_set(err, CG_ENOMEM, "out of memory");
 	}
-	int rc = 0;
+	/* the first run has the most items to add: room for them at once */
+	int rc = s == &d->side[0] && cg_hashmap_reserve(&d->func_index, n) ? CG_ENOMEM : 0;
+	uint32_t guess = UINT32_MAX;
 	for (size_t f = 0; f < n && !rc; f++) {
 		const cg_function *fn = cg_profile_function(s->p, (cg_fid)f);
 		if (cycname && s->cycle_of[f]) {
-			rc = intern_item(d, cycname[s->cycle_of[f]], NULL, NULL, 0, side,
+			rc = intern_item(d, UINT32_MAX, cycname[s->cycle_of[f]], NULL, NULL, 0, side,
 					 &s->item_of[f]);
 			continue;
 		}
-		rc = intern_item(d, mapped_name(d, side, fn->name),
+		rc = intern_item(d, guess, mapped_name(d, side, fn->name),
 				 matched_object(d, s, fn->object),
 				 d->opts.ignore_file ? NULL : relative_file(s, fn->file),
 				 d->opts.ignore_file ? 0 : fn->line, side, &s->item_of[f]);
+		guess = s->item_of[f] + 1;
 	}
 	free(cycname);
 	return rc ? cg_error_set(err, rc, "out of memory") : 0;
 }
 
 /* An arc whose ends fell on the same item by merging (a cycle, ignored
- * files) is internal to it; only true self-recursion stays an arc. */
-static int arc_item(cg_diff *d, const struct diff_side *s, const cg_arc *a, uint32_t *out)
+ * files) is internal to it; only true self-recursion stays an arc.
+ * `guess` is tried first, as in intern_item (an arc item is unique to
+ * its two ends). */
+static int arc_item(cg_diff *d, const struct diff_side *s, const cg_arc *a, uint32_t guess,
+		    uint32_t *out)
 {
 	uint32_t c = s->item_of[a->caller], e = s->item_of[a->callee];
 	if (c == e && a->caller != a->callee)
 		return 1;
+	if (guess < d->narcs && d->arcs[guess].caller == c && d->arcs[guess].callee == e) {
+		*out = guess;
+		return 0;
+	}
 	uint64_t key = (uint64_t)c << 32 | e;
 	uint32_t idx;
 	if (cg_hashmap_get(&d->arc_index, key, &idx)) {
@@ -450,18 +484,29 @@ static int match_arcs(cg_diff *d, struct diff_side *s)
 	if (!s->arc_items)
 		return CG_ENOMEM;
 	s->nparts = np;
+	if (s == &d->side[0]) {
+		/* the first run has the most items to add: room for them at once */
+		size_t all = 0;
+		for (unsigned part = 0; part < np; part++)
+			all += cg_profile_arc_count(s->p, part);
+		if (cg_hashmap_reserve(&d->arc_index, all))
+			return CG_ENOMEM;
+	}
 	for (unsigned part = 0; part < np; part++) {
 		size_t na = cg_profile_arc_count(s->p, part);
 		uint32_t *items = malloc((na ? na : 1) * sizeof *items);
 		if (!items)
 			return CG_ENOMEM;
 		s->arc_items[part] = items;
+		uint32_t guess = UINT32_MAX;
 		for (size_t i = 0; i < na; i++) {
-			int rc = arc_item(d, s, cg_profile_arc(s->p, part, i), &items[i]);
+			int rc = arc_item(d, s, cg_profile_arc(s->p, part, i), guess, &items[i]);
 			if (rc < 0)
 				return rc;
 			if (rc)
 				items[i] = DIFF_NO_ITEM;
+			else
+				guess = items[i] + 1;
 		}
 	}
 	return 0;
@@ -843,6 +888,35 @@ static int fill_run_scopes(cg_diff *d, struct diff_scope *sc, cg_error *err)
 	return 0;
 }
 
+/* One side's parts into a scope of one run each. */
+static int fill_side(cg_diff *d, struct diff_scope *sc, int s, cg_error *err)
+{
+	size_t np = cg_profile_part_count(d->side[s].p);
+	for (unsigned part = 0; part < np; part++) {
+		if (sc->part[s] >= 0 && (unsigned)sc->part[s] != part)
+			continue;
+		int rc = accumulate_part(d, sc, s, &d->side[s], part, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+struct side_fill {
+	cg_diff *d;
+	struct diff_scope *sc;
+	int side, rc;
+	cg_error err;
+	pthread_t thread;
+};
+
+static void *fill_side_main(void *arg)
+{
+	struct side_fill *f = arg;
+	f->rc = fill_side(f->d, f->sc, f->side, &f->err);
+	return NULL;
+}
+
 static int fill_scopes(cg_diff *d, cg_error *err)
 {
 	if (match_parts(d))
@@ -856,15 +930,21 @@ static int fill_scopes(cg_diff *d, cg_error *err)
 		struct diff_scope *sc = &d->scopes[k];
 		if (scope_alloc(d, sc))
 			return cg_error_set(err, CG_ENOMEM, "out of memory");
-		for (int s = 0; s < 2; s++) {
-			size_t np = cg_profile_part_count(d->side[s].p);
-			for (unsigned part = 0; part < np; part++) {
-				if (sc->part[s] >= 0 && (unsigned)sc->part[s] != part)
-					continue;
-				int rc = accumulate_part(d, sc, s, &d->side[s], part, err);
-				if (rc)
-					return rc;
-			}
+		/* the new side in a second thread: the sides write apart, and
+		 * propagating inclusive costs through 200k functions is a
+		 * tenth of a large comparison */
+		struct side_fill fill = { .d = d, .sc = sc, .side = 1, .err = CG_ERROR_INIT };
+		int threaded = pthread_create(&fill.thread, NULL, fill_side_main, &fill) == 0;
+		int rc = fill_side(d, sc, 0, err);
+		if (threaded)
+			pthread_join(fill.thread, NULL);
+		else
+			fill_side_main(&fill);
+		if (rc)
+			return rc;
+		if (fill.rc) {
+			*err = fill.err;
+			return fill.rc;
 		}
 	}
 	return 0;
@@ -937,6 +1017,8 @@ int cg_diff_new(cg_diff **out, const cg_profile *base, const cg_profile *new_pro
 		cg_diff_free(d);
 		return rc;
 	}
+	/* every function is matched: the index would only take room */
+	cg_hashmap_release(&d->func_index);
 	*out = d;
 	return 0;
 }
@@ -973,7 +1055,10 @@ void cg_diff_free(cg_diff *d)
 	free(d->owned);
 	cg_diff_clear_rules(d);
 	free(d->reasons);
-	free(d->findings);
+	for (size_t i = 0; i < d->nfinding_chunks; i++)
+		free(d->finding_chunks[i]);
+	cg_budget_give(d->nfinding_chunks * DIFF_FINDING_CHUNK * sizeof(cg_diff_finding));
+	free(d->finding_chunks);
 	free(d->exceeded);
 	free(d);
 }

@@ -125,7 +125,7 @@ struct subject {
 
 static void describe(const cg_diff *d, const size_t *order, struct subject *s)
 {
-	const cg_diff_finding *f = &d->findings[order[s->first]];
+	const cg_diff_finding *f = diff_finding(d, order[s->first]);
 	char l1[256], l2[256];
 	const char *kind;
 	s->file = NULL;
@@ -156,8 +156,8 @@ static void describe(const cg_diff *d, const size_t *order, struct subject *s)
 	snprintf(s->label, sizeof s->label, "%s%s", *kind == 't' ? "" : kind, s->name);
 	s->failed = s->noisy = 0;
 	for (size_t k = s->first; k < s->end; k++) {
-		s->failed |= d->findings[order[k]].flagged;
-		s->noisy |= d->findings[order[k]].noise;
+		s->failed |= diff_finding(d, order[k])->flagged;
+		s->noisy |= diff_finding(d, order[k])->noise;
 	}
 }
 
@@ -178,7 +178,7 @@ static int each_subject(const cg_diff *d, int (*fn)(const cg_diff *, const size_
 	for (size_t i = 0; i < d->nfindings && !rc;) {
 		size_t j = i + 1;
 		while (j < d->nfindings &&
-		       cg_diff_same_subject(&d->findings[order[j]], &d->findings[order[i]]))
+		       cg_diff_same_subject(diff_finding(d, order[j]), diff_finding(d, order[i])))
 			j++;
 		s->first = i;
 		s->end = j;
@@ -227,7 +227,7 @@ static int count_subject(const cg_diff *d, const size_t *order, const struct sub
 static int junit_case(const cg_diff *d, const size_t *order, const struct subject *s, void *ctx)
 {
 	FILE *out = ctx;
-	const cg_diff_finding *first = &d->findings[order[s->first]];
+	const cg_diff_finding *first = diff_finding(d, order[s->first]);
 	const char *cls = cg_diff_finding_kind(first) == 0 ? "cgdiff.total"
 			: cg_diff_finding_kind(first) == 1 ? "cgdiff.function" : "cgdiff.arc";
 	fprintf(out, "    <testcase classname=\"%s\" name=\"", cls);
@@ -251,7 +251,7 @@ static int junit_case(const cg_diff *d, const size_t *order, const struct subjec
 		 * changes explained by noise, as the test's output. */
 		int opened = 0;
 		for (size_t k = s->first; k < s->end; k++) {
-			const cg_diff_finding *f = &d->findings[order[k]];
+			const cg_diff_finding *f = diff_finding(d, order[k]);
 			if (pass == 0 ? !f->flagged : !f->noise)
 				continue;
 			char rel[32], line[700];
@@ -319,7 +319,7 @@ static int github_subject(const cg_diff *d, const size_t *order, const struct su
 {
 	FILE *out = ctx;
 	for (size_t k = s->first; k < s->end; k++) {
-		const cg_diff_finding *f = &d->findings[order[k]];
+		const cg_diff_finding *f = diff_finding(d, order[k]);
 		if (!f->flagged && !f->noise)
 			continue;
 		fprintf(out, "::%s ", f->flagged ? "error" : "notice");
@@ -369,7 +369,7 @@ static int markdown_row(const cg_diff *d, const size_t *order, const struct subj
 {
 	FILE *out = ctx;
 	for (size_t k = s->first; k < s->end; k++) {
-		const cg_diff_finding *f = &d->findings[order[k]];
+		const cg_diff_finding *f = diff_finding(d, order[k]);
 		if (!f->flagged && !f->noise)
 			continue;
 		char rel[32];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "budget.h"
 #include "diff_internal.h"
 
 static const char *const default_rules[] = { "self>5%", "calls>0", "arcs>0" };
@@ -164,10 +165,20 @@ static int matches(const char *pattern, const char *name)
 
 static int add_finding(cg_diff *d, const cg_diff_finding *f)
 {
-	if (cg_array_grow((void **)&d->findings, &d->findingcap, d->nfindings + 1,
-			  sizeof *d->findings, 256))
-		return CG_ENOMEM;
-	d->findings[d->nfindings++] = *f;
+	if (d->nfindings == d->nfinding_chunks * DIFF_FINDING_CHUNK) {
+		size_t bytes = DIFF_FINDING_CHUNK * sizeof *f;
+		if (cg_array_grow((void **)&d->finding_chunks, &d->finding_chunkcap,
+				  d->nfinding_chunks + 1, sizeof *d->finding_chunks, 16) ||
+		    cg_budget_take(bytes))
+			return CG_ENOMEM;
+		cg_diff_finding *chunk = malloc(bytes);
+		if (!chunk) {
+			cg_budget_give(bytes);
+			return CG_ENOMEM;
+		}
+		d->finding_chunks[d->nfinding_chunks++] = chunk;
+	}
+	*diff_finding(d, d->nfindings++) = *f;
 	return 0;
 }
 
@@ -358,9 +369,9 @@ static int finish_tests(cg_diff *d, int *flagged, cg_error *err)
 	size_t m = 0;
 	int two_sided = 0;
 	for (size_t i = 0; i < d->nfindings; i++)
-		if (d->findings[i].p_value >= 0) {
+		if (diff_finding(d, i)->p_value >= 0) {
 			m++;
-			two_sided |= d->rules[d->findings[i].rule].both_ways;
+			two_sided |= d->rules[diff_finding(d, i)->rule].both_ways;
 		}
 	if (!m)
 		return 0;
@@ -375,7 +386,7 @@ static int finish_tests(cg_diff *d, int *flagged, cg_error *err)
 				    d->nruns[0], d->nruns[1], m, d->alpha, need);
 	}
 	for (size_t i = 0; i < d->nfindings; i++) {
-		cg_diff_finding *f = &d->findings[i];
+		cg_diff_finding *f = diff_finding(d, i);
 		if (f->p_value < 0 || !d->exceeded[i])
 			continue;
 		const struct diff_rule *r = &d->rules[f->rule];
@@ -402,7 +413,7 @@ static int record(cg_diff *d, const cg_diff_finding *f, int exceeded)
 	if (add_finding(d, f))
 		return CG_ENOMEM;
 	if (d->nfindings > d->exceededcap) {
-		size_t n = d->findingcap;
+		size_t n = d->nfinding_chunks * DIFF_FINDING_CHUNK;
 		unsigned char *p = realloc(d->exceeded, n);
 		if (!p)
 			return CG_ENOMEM;
@@ -553,7 +564,7 @@ size_t cg_diff_finding_count(const cg_diff *d) { return d->nfindings; }
 
 const cg_diff_finding *cg_diff_finding_at(const cg_diff *d, size_t i)
 {
-	return i < d->nfindings ? &d->findings[i] : NULL;
+	return i < d->nfindings ? diff_finding(d, i) : NULL;
 }
 
 const char *cg_diff_rule_text(const cg_diff *d, unsigned rule)

@@ -107,7 +107,7 @@ static void verdict_marks(const cg_diff *d, int metric_is_arc, size_t ev, unsign
 {
 	memset(flag, 0, n);
 	for (size_t i = 0; i < d->nfindings; i++) {
-		const cg_diff_finding *f = &d->findings[i];
+		const cg_diff_finding *f = diff_finding(d, i);
 		int is_arc = f->metric == CG_DIFF_ARC_CALLS || f->metric == CG_DIFF_ARC_INCLUSIVE;
 		if (f->metric == CG_DIFF_TOTAL || is_arc != metric_is_arc || f->item >= n)
 			continue;
@@ -209,7 +209,7 @@ static int any_change(const cg_diff *d)
 {
 	cg_diff_value v;
 	for (size_t i = 0; i < d->nfindings; i++)
-		if (d->findings[i].flagged || d->findings[i].noise)
+		if (diff_finding(d, i)->flagged || diff_finding(d, i)->noise)
 			return 1;
 	for (size_t e = 0; e < d->nev; e++) {
 		cg_diff_value_get(d, 0, CG_DIFF_TOTAL, 0, e, &v);
@@ -325,11 +325,11 @@ int cg_diff_write_table(const cg_diff *d, FILE *out, const cg_diff_write_options
 
 	size_t nflag = 0;
 	for (size_t i = 0; i < d->nfindings; i++)
-		nflag += d->findings[i].flagged;
+		nflag += diff_finding(d, i)->flagged;
 	if (nflag)
 		fprintf(out, "\nLimits exceeded:\n");
 	for (size_t i = 0; i < d->nfindings; i++) {
-		const cg_diff_finding *f = &d->findings[i];
+		const cg_diff_finding *f = diff_finding(d, i);
 		if (!f->flagged)
 			continue;
 		if (f->metric == CG_DIFF_TOTAL)
@@ -362,8 +362,8 @@ static int finding_kind(const cg_diff_finding *f)
 static int cmp_findings(const void *a, const void *b, void *ctx)
 {
 	const cg_diff *d = ctx;
-	const cg_diff_finding *x = &d->findings[*(const size_t *)a];
-	const cg_diff_finding *y = &d->findings[*(const size_t *)b];
+	const cg_diff_finding *x = diff_finding(d, *(const size_t *)a);
+	const cg_diff_finding *y = diff_finding(d, *(const size_t *)b);
 	if (x->scope != y->scope)
 		return x->scope < y->scope ? -1 : 1;
 	int kx = finding_kind(x), ky = finding_kind(y);
@@ -434,9 +434,9 @@ int cg_diff_write_tap(const cg_diff *d, FILE *out)
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		int bad = 0;
-		const cg_diff_finding *first = &d->findings[order[i]];
+		const cg_diff_finding *first = diff_finding(d, order[i]);
 		while (j < n) {
-			const cg_diff_finding *f = &d->findings[order[j]];
+			const cg_diff_finding *f = diff_finding(d, order[j]);
 			if (f->scope != first->scope || finding_kind(f) != finding_kind(first) ||
 			    f->item != first->item)
 				break;
@@ -447,7 +447,7 @@ int cg_diff_write_tap(const cg_diff *d, FILE *out)
 		fprintf(out, "%sok %zu - %s%s%s\n", bad ? "not " : "", ++test, label,
 			first->scope ? " in " : "", first->scope ? d->scopes[first->scope].name : "");
 		for (size_t k = i; k < j; k++) {
-			const cg_diff_finding *f = &d->findings[order[k]];
+			const cg_diff_finding *f = diff_finding(d, order[k]);
 			if (!f->flagged && !f->noise)
 				continue;
 			const char *ev = f->metric == CG_DIFF_CALLS || f->metric == CG_DIFF_ARC_CALLS

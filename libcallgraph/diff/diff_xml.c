@@ -126,7 +126,7 @@ static int write_body(xmlTextWriterPtr w, const cg_diff *d)
 	int rc = 0;
 	size_t nflag = 0;
 	for (size_t i = 0; i < d->nfindings; i++)
-		nflag += d->findings[i].flagged;
+		nflag += diff_finding(d, i)->flagged;
 	rc |= xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
 	rc |= xmlTextWriterStartElement(w, X("cgdiff")) < 0;
 	rc |= attr(w, "version", "1");
@@ -167,7 +167,7 @@ static int write_body(xmlTextWriterPtr w, const cg_diff *d)
 		rc |= xmlTextWriterEndElement(w) < 0;
 	}
 	for (size_t i = 0; i < d->nfindings && !rc; i++) {
-		const cg_diff_finding *f = &d->findings[i];
+		const cg_diff_finding *f = diff_finding(d, i);
 		if (!f->flagged && !f->noise)
 			continue;
 		rc |= xmlTextWriterStartElement(w, X("finding")) < 0;

@@ -175,12 +175,26 @@ static int parse_u64(const char **s, uint64_t *out)
 {
 	const char *p = *s;
 	int base = 10;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	}
 	uint64_t v = 0;
 	const char *start = p;
+	if (!(p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))) {
+		/* decimal, nearly every number of a file: 19 digits cannot
+		 * pass 2^64-1, so only longer numbers are checked */
+		for (; *p >= '0' && *p <= '9'; p++) {
+			unsigned d = (unsigned)(*p - '0');
+			if (p - start >= 19 && v > (UINT64_MAX - d) / 10)
+				return -1;
+			v = v * 10 + d;
+		}
+		if (p == start)
+			return -1;
+		*s = p;
+		*out = v;
+		return 0;
+	}
+	base = 16;
+	p += 2;
+	start = p;
 	for (;; p++) {
 		unsigned d;
 		if (*p >= '0' && *p <= '9')
@@ -255,10 +269,11 @@ static int parse_name(struct cr *c, struct names *t, const char *kind, const cha
 	return *out ? 0 : oom(c);
 }
 
-/* "???" is Callgrind's unknown */
+/* "???" is Callgrind's unknown (compared in place: this runs for every
+ * new function, on its object and file) */
 static const char *known_or_null(const char *s)
 {
-	return s && strcmp(s, "???") != 0 ? s : NULL;
+	return s && !(s[0] == '?' && s[1] == '?' && s[2] == '?' && !s[3]) ? s : NULL;
 }
 
 /* ---- header ----------------------------------------------------------------------- */
@@ -459,10 +474,19 @@ static int header_totals(struct cr *c, const char *v, int is_summary)
 	return 0;
 }
 
-/* Returns 1 if the line was a header line. */
-static int header_line(struct cr *c, const char *s)
+/* The length of the key that starts a line: up to the first ':', '=',
+ * blank or the end (keys are a few letters: a loop beats strcspn). */
+static size_t key_length(const char *s)
 {
-	size_t n = strcspn(s, ":= \t");
+	size_t n = 0;
+	while (s[n] && s[n] != ':' && s[n] != '=' && s[n] != ' ' && s[n] != '\t')
+		n++;
+	return n;
+}
+
+/* Returns 1 if the line was a header line; n is key_length(s). */
+static int header_line(struct cr *c, const char *s, size_t n)
+{
 	if (s[n] != ':' || n == 0)
 		return 0;
 	const char *v = s + n + 1;
@@ -577,7 +601,12 @@ static int cost_line(struct cr *c, const char *s)
 			return fail(c, "garbage after position");
 	}
 	memcpy(c->last, pos, sizeof pos);
-	cg_cost costs[CG_MAX_EVENTS] = { 0 };
+	/* only the profile's events are read from costs: zeroing all
+	 * CG_MAX_EVENTS was a third of the parsing of a cost line */
+	size_t nev = cg_profile_event_count(c->p);
+	cg_cost costs[CG_MAX_EVENTS];
+	for (size_t e = 0; e < nev; e++)
+		costs[e] = 0;
 	size_t k = 0;
 	while (*(s = skip_blanks(s))) {
 		uint64_t v;
@@ -629,7 +658,7 @@ static int cost_line(struct cr *c, const char *s)
 		return fail(c, "self cost of %s sums past 2^63-1", cg_profile_function(c->p, c->fn)->name);
 	if (rc)
 		return oom(c);
-	if (cg_checked_add_costs(c->part_sum, costs, CG_MAX_EVENTS))
+	if (cg_checked_add_costs(c->part_sum, costs, nev))
 		return fail(c, "the costs of the part sum past 2^63-1");
 	cg_function *fn = cg_profile_function(c->p, c->fn);
 	if (!fn->line && !c->in_inline)
@@ -750,12 +779,14 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 	return fail(c, "unknown line '%.*s=...'", (int)(klen > 40 ? 40 : klen), key);
 }
 
-static int body_line(struct cr *c, char *s)
+/* klen is key_length(s), or SIZE_MAX when not known yet. */
+static int body_line(struct cr *c, char *s, size_t klen)
 {
 	char ch = s[0];
 	if ((ch >= '0' && ch <= '9') || ch == '+' || ch == '-' || ch == '*')
 		return cost_line(c, s);
-	size_t klen = strcspn(s, "= \t:");
+	if (klen == SIZE_MAX)
+		klen = key_length(s);
 	if (s[klen] == '=' && klen > 0)
 		return spec_line(c, s, klen, s + klen + 1);
 	return fail(c, "malformed line '%.60s'", s);
@@ -763,18 +794,22 @@ static int body_line(struct cr *c, char *s)
 
 static int process_line(struct cr *c, char *s, size_t len)
 {
-	if (memchr(s, 0, len))
-		return fail(c, "NUL byte in line");
+	/* no NUL byte to look for: cg_line_reader refuses them as it reads */
 	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
 		s[--len] = 0;
 	if (len == 0 || s[0] == '#')
 		return c->pending == NONE ? 0 : fail(c, "call or jump line not followed by a cost line");
-	int h = s[0] >= 'a' && s[0] <= 'z' ? header_line(c, s) : 0;
+	size_t klen = SIZE_MAX;
+	int h = 0;
+	if (s[0] >= 'a' && s[0] <= 'z') {
+		klen = key_length(s);
+		h = header_line(c, s, klen);
+	}
 	if (h < 0)
 		return c->rc;
 	if (h > 0)
 		return c->pending == NONE ? 0 : fail(c, "call or jump line not followed by a cost line");
-	return body_line(c, s);
+	return body_line(c, s, klen);
 }
 
 /* The first column whose cost sum differs from `want`, or -1. */
