@@ -2,7 +2,7 @@
  * prints what each call returned, so a test can compare a run under the
  * collector with a plain run (tests/collector-wall-sleep.t).
  *
- *   napper sleeps      napper() sleeps 2.3 s in total; each call must
+ *   napper sleeps      napper() sleeps 2.7 s in total; each call must
  *                      sleep its full time and report success
  *   napper interrupt   a SIGUSR1 timer interrupts nanosleep, pause,
  *                      poll and sigsuspend: each must see EINTR (the
@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <threads.h>
 #include <time.h>
@@ -73,6 +74,32 @@ static void napper(void)
 	rc = select(0, NULL, NULL, NULL, &tv);
 	printf("select(0.3) = %d\n", rc);
 	slept("select", t, 0.3);
+
+	int ep = epoll_create1(0);
+	struct epoll_event ev;
+	t = now();
+	rc = epoll_wait(ep, &ev, 1, 100);
+	printf("epoll_wait(100 ms) = %d\n", rc);
+	slept("epoll_wait", t, 0.1);
+
+	sigset_t none;
+	sigemptyset(&none);
+	t = now();
+	rc = epoll_pwait(ep, &ev, 1, 100, &none);
+	printf("epoll_pwait(100 ms, no mask) = %d\n", rc);
+	slept("epoll_pwait", t, 0.1);
+	close(ep);
+
+	t = now();
+	struct timespec pt = { 0, 100000000 };
+	rc = ppoll(NULL, 0, &pt, &none);
+	printf("ppoll(0.1, empty mask) = %d\n", rc);
+	slept("ppoll", t, 0.1);
+
+	t = now();
+	rc = pselect(0, NULL, NULL, NULL, &pt, NULL);
+	printf("pselect(0.1, no mask) = %d\n", rc);
+	slept("pselect", t, 0.1);
 }
 
 static volatile sig_atomic_t g_usr1;
@@ -124,6 +151,11 @@ static void interrupted(void)
 
 	sigset_t none;
 	sigemptyset(&none);
+	usr1_soon(timer);
+	struct timespec long_wait = { 30, 0 };
+	rc = ppoll(NULL, 0, &long_wait, &none);
+	printf("ppoll(30 s, empty mask) = %d %s\n", rc, rc ? strerror(errno) : "");
+
 	usr1_soon(timer);
 	rc = sigsuspend(&none);
 	printf("sigsuspend() = %d %s\n", rc, strerror(errno));
