@@ -14,6 +14,8 @@
  *                      memory, so its calls would land in the parent's tree
  *   dlclose            the object list is refreshed first, so the functions
  *                      of the library keep their names in the file
+ *   nanosleep, sleep,  keep SIGPROF pending while they block, so a tick
+ *   poll, select ...   does not cut them short (collect_sleep.c)
  *
  * dlopen is deliberately not wrapped: glibc resolves $ORIGIN and the
  * search path from the caller's object, which a wrapper would change.
@@ -27,6 +29,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "collect_internal.h"
+#include "collect_sleep.h"
 
 #define PRELOAD __attribute__((visibility("default"), no_instrument_function))
 
@@ -227,6 +230,7 @@ PRELOAD int execle(const char *path, const char *arg, ...)
 PRELOAD int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	RESOLVE(cgc_real_sigaction, "sigaction");
+	cgc_sleep_note_sigaction(sig, act);
 	return cgc_program_sigaction(sig, act, old);
 }
 

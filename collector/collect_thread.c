@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "collect_internal.h"
+#include "collect_sleep.h"
 
 #define STACK_FRAMES (1u << 20)  /* reserved, not committed (MAP_NORESERVE) */
 
@@ -83,6 +84,9 @@ static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
 		th->lost += n;
 	}
 }
+
+/* For the sleep wrappers: our own SIGPROF install is not the program's. */
+void (*const cgc_tick_handler)(int, siginfo_t *, void *) = on_tick;
 
 static void CGC_TEXT start_timer(struct cgc_thread *th)
 {

@@ -24,6 +24,7 @@ $(CGC_OBJS): CFLAGS_ALL := $(CGC_CFLAGS)
 # vfork, dlclose, swapcontext...): linked into a program statically they
 # would clash with libc.a.
 CGC_PRELOAD_OBJ := $(B)/collector/collect_preload.o
+CGC_PRELOAD_OBJ += $(B)/collector/collect_sleep.o
 $(CGC_PRELOAD_OBJ): CFLAGS_ALL := $(CGC_CFLAGS)
 
 $(CGC_SO): $(CGC_OBJS) $(CGC_PRELOAD_OBJ)
