@@ -35,6 +35,9 @@ for p in hot-O0 hot-O2 simple cycles multi inline cxx; do
 		"$BIN/cgconvert" -t callgrind --exe "$d/exe" -o "$d/cg" "$d/gmon.out"
 	like "$p: the Callgrind file has instruction and line positions" \
 		"$(sed -n 's/^positions: //p' "$d/cg" | head -1)" '^instr line$'
+	# a function without sampled lines (main) is at its first
+	# instruction: KCachegrind's machine code view lists costs by address
+	is "$p: no cost line at address 0" "$(grep -c '^0x0 ' "$d/cg")" 0
 	gprof -b -l -p "$d/exe" "$d/gmon.out" >"$d/gprof-l" 2>&1
 	"$BIN/cgprof" -b -l -p "$d/exe" "$d/gmon.out" >"$d/cgprof-l" 2>&1
 	callgrind_annotate --auto=yes --context=1000 --show-percs=no --threshold=100 \

@@ -179,11 +179,6 @@ static void put_costs_at(struct writer *w, uint64_t addr, uint32_t line, const c
 	putc('\n', w->out);
 }
 
-static void put_costs(struct writer *w, uint32_t line, const cg_cost *c)
-{
-	put_costs_at(w, 0, line, c);
-}
-
 /* Makes `file` (NULL: the function's own, cur_fl) the file in force:
  * fi= into inlined code, fe= back.  callgrind_annotate names the
  * function after the file in force, KCachegrind puts the lines there. */
@@ -605,8 +600,12 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		int any_pos = 0;
 		if (w->use_pos && (rc = put_self_positions(w, part, (cg_fid)f, s, &any_pos)))
 			goto out;
+		/* without a position of its own, a cost or a call sits at the
+		 * function's first instruction, not at address 0: KCachegrind's
+		 * machine code view lists it there */
+		uint64_t entry = fn->flags & CG_FN_HAS_ADDR ? fn->addr : 0;
 		if (!any_pos)
-			put_costs(w, fn->line, s);
+			put_costs_at(w, entry, fn->line, s);
 		for (uint32_t k = first[f]; k < first[f + 1]; k++) {
 			uint32_t i = order[k];
 			const cg_arc *a = cg_profile_arc(p, part, i);
@@ -623,7 +622,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 			int any_site = 0;
 			if (w->use_pos && (rc = put_call_sites(w, part, i, call_cost, &any_site)))
 				goto out;
-			if (!any_site && (rc = put_call(w, a, 0, a->line ? a->line : fn->line, a->count,
+			if (!any_site && (rc = put_call(w, a, entry, a->line ? a->line : fn->line, a->count,
 							call_cost)))
 				goto out;
 		}
