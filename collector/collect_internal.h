@@ -240,7 +240,14 @@ extern char g_report[4096] CGC_HIDDEN;  /* CGCOLLECT_REPORT: cgrun's status file
 /* collect_signal.c: endings */
 int cgc_sys_sigaction(int sig, const struct sigaction *act, struct sigaction *old) CGC_HIDDEN;
 extern int (*cgc_real_sigaction)(int, const struct sigaction *, struct sigaction *) CGC_HIDDEN;
-void cgc_signals_install(void) CGC_HIDDEN;
+/* tick: the SIGPROF handler when sampling (SIGPROF is then chained like
+ * the termination signals), NULL in calls mode. */
+void cgc_signals_install(void (*tick)(int, siginfo_t *, void *)) CGC_HIDDEN;
+/* A SIGPROF that is not one of our ticks: the program's disposition. */
+void cgc_signal_forward(int sig, siginfo_t *si, void *uc) CGC_HIDDEN;
+/* SIGPROF goes to our handler, the program's is chained: the sleep
+ * wrappers may hold it pending. */
+extern volatile int cgc_sigprof_chained CGC_HIDDEN;
 /* sigaction as the program sees it (the preload's wrapper). */
 int cgc_program_sigaction(int sig, const struct sigaction *act, struct sigaction *old) CGC_HIDDEN;
 void cgc_altstack_init(struct cgc_thread *th) CGC_HIDDEN;

@@ -29,7 +29,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "collect_internal.h"
-#include "collect_sleep.h"
 
 #define PRELOAD __attribute__((visibility("default"), no_instrument_function))
 
@@ -230,7 +229,6 @@ PRELOAD int execle(const char *path, const char *arg, ...)
 PRELOAD int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	RESOLVE(cgc_real_sigaction, "sigaction");
-	cgc_sleep_note_sigaction(sig, act);
 	return cgc_program_sigaction(sig, act, old);
 }
 

@@ -17,6 +17,16 @@
  * then restore the default and re-raise, so the exit status and core file
  * are what they would have been without us.
  *
+ * SIGPROF, while we sample (cpu and wall modes), is chained the same way:
+ * our timers tag their signals (sigev_value), the tick handler keeps those
+ * and passes every other SIGPROF (setitimer, kill, raise, the program's own
+ * timers) to on_signal, which runs the program's recorded disposition.
+ * The program's handler is recorded, never installed, so it cannot take
+ * our ticks.  Its sa_mask is installed on our handler (it then applies to
+ * our ticks too, for the few instructions they take); SA_RESTART is always
+ * on (our ticks must not interrupt the program's calls) and SA_NODEFER is
+ * not honoured (our handler must not nest).
+ *
  * Everything reachable from a handler is async-signal-safe.
  */
 #include <errno.h>
@@ -51,9 +61,14 @@ static struct sigaction g_prog[NSIG];
 static volatile unsigned char g_ours[NSIG];
 static volatile int g_installed;
 static volatile sig_atomic_t g_in_fatal;
+static void (*g_tick)(int, siginfo_t *, void *);
+volatile int cgc_sigprof_chained;
 
+/* 1: termination, 2: fatal, 3: SIGPROF while we sample; 0: not ours. */
 static int CGC_TEXT managed(int sig)
 {
+	if (sig == SIGPROF)
+		return g_tick ? 3 : 0;
 	for (size_t i = 0; i < sizeof g_term_sigs / sizeof g_term_sigs[0]; i++)
 		if (g_term_sigs[i] == sig)
 			return 1;
@@ -71,22 +86,37 @@ static int CGC_TEXT install_ours(int sig, const struct sigaction *prog)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_signal;
 	sa.sa_mask = prog->sa_mask;
+	if (sig == SIGPROF && g_tick) {
+		sa.sa_sigaction = g_tick;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART | (prog->sa_flags & SA_ONSTACK);
+		return cgc_sys_sigaction(sig, &sa, NULL);
+	}
+	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | (prog->sa_flags & (SA_RESTART | SA_NODEFER));
 	if (prog->sa_handler == SIG_DFL)
 		sa.sa_flags |= SA_RESTART;
 	return cgc_sys_sigaction(sig, &sa, NULL);
 }
 
-void CGC_TEXT cgc_signals_install(void)
+void CGC_TEXT cgc_signals_install(void (*tick)(int, siginfo_t *, void *))
 {
+	g_tick = tick;
 	for (int sig = 1; sig < NSIG; sig++) {
 		if (!managed(sig))
 			continue;
 		struct sigaction cur;
 		if (cgc_sys_sigaction(sig, NULL, &cur) != 0)
 			continue;
+		if (sig == SIGPROF) {
+			/* Whatever it was, even SIG_IGN, is the program's;
+			 * the timers need our handler. */
+			g_prog[sig] = cur;
+			if (install_ours(sig, &cur) == 0)
+				g_ours[sig] = 1;
+			cgc_sigprof_chained = g_ours[sig];
+			continue;
+		}
 		/* Ignored stays ignored (nohup, a parent's SIG_IGN across exec). */
 		if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN)
 			continue;
@@ -109,7 +139,10 @@ int CGC_TEXT cgc_program_sigaction(int sig, const struct sigaction *act, struct 
 		return -1;
 	}
 	if (act) {
-		int ignore = !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_IGN;
+		/* Recorded, not installed, for SIGPROF: our ticks need our
+		 * handler, which then ignores the program's SIGPROFs. */
+		int ignore = !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_IGN &&
+			     managed(sig) != 3;
 		if (ignore) {
 			if (cgc_sys_sigaction(sig, act, NULL) != 0)
 				return -1;
@@ -137,6 +170,8 @@ static void CGC_TEXT die_by_default(int sig, const siginfo_t *si)
 	sigemptyset(&dfl.sa_mask);
 	cgc_sys_sigaction(sig, &dfl, NULL);
 	g_ours[sig] = 0;
+	if (sig == SIGPROF)
+		cgc_sigprof_chained = 0;
 	int fault = managed(sig) == 2 && sig != SIGABRT && si && si->si_code > 0 &&
 		    si->si_code != SI_KERNEL;
 	if (!fault) {
@@ -144,6 +179,11 @@ static void CGC_TEXT die_by_default(int sig, const siginfo_t *si)
 		 * with the interrupted context's registers. */
 		raise(sig);
 	}
+}
+
+void CGC_TEXT cgc_signal_forward(int sig, siginfo_t *si, void *uc)
+{
+	on_signal(sig, si, uc);
 }
 
 static void CGC_TEXT on_signal(int sig, siginfo_t *si, void *uc)

@@ -37,27 +37,21 @@
 #include <time.h>
 #include <unistd.h>
 #include "collect_internal.h"
-#include "collect_sleep.h"
 
 #define PRELOAD __attribute__((visibility("default"), no_instrument_function))
 /* Not CGC_TEXT: the tick delivered when SIGPROF is unblocked must not
  * count as collector overhead; it is the program's sleep. */
 #define SLEEP_FN __attribute__((no_instrument_function))
 
-static volatile int g_program_sigprof;
-
-void SLEEP_FN cgc_sleep_note_sigaction(int sig, const struct sigaction *act)
-{
-	if (sig == SIGPROF && act &&
-	    !((act->sa_flags & SA_SIGINFO) && act->sa_sigaction == cgc_tick_handler))
-		g_program_sigprof = 1;
-}
-
-/* The thread has a timer that could interrupt the call, and SIGPROF is
- * still ours. */
+/* The thread has a timer that could interrupt the call, and SIGPROF goes
+ * to our handler.  A handler the program sets for SIGPROF does not change
+ * that (collect_signal.c records it and calls it for the SIGPROFs that are
+ * not our ticks), so the wrappers stay active; only once the program's
+ * default action has taken over (it is dying of a SIGPROF) do they step
+ * aside. */
 static inline int SLEEP_FN ticking(void)
 {
-	return cgc_tls.th && cgc_tls.th->has_timer && !g_program_sigprof;
+	return cgc_tls.th && cgc_tls.th->has_timer && cgc_sigprof_chained;
 }
 
 /* Blocks SIGPROF; returns 1 when it was unblocked before (so hold_end must

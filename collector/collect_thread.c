@@ -10,7 +10,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "collect_internal.h"
-#include "collect_sleep.h"
 
 #define STACK_FRAMES (1u << 20)  /* reserved, not committed (MAP_NORESERVE) */
 
@@ -47,11 +46,18 @@ void CGC_COLD cgc_stop_thread(struct cgc_thread *th, int status)
 
 /* ---- timers ------------------------------------------------------------ */
 
+/* The sigev_value our timers carry: a SIGPROF with another value (the
+ * program's setitimer, kill, raise, its own timers) is the program's. */
+static const char g_tick_tag[1];
+
 static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
 {
-	(void)sig;
+	if (__builtin_expect(si->si_code != SI_TIMER || si->si_value.sival_ptr != g_tick_tag, 0)) {
+		cgc_signal_forward(sig, si, ucv);
+		return;
+	}
 	struct cgc_thread *th = cgc_tls.th;
-	if (!th || si->si_code != SI_TIMER)
+	if (!th)
 		return;
 	uint64_t n = 1 + (si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0);
 	th->samples += n;
@@ -85,9 +91,6 @@ static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
 	}
 }
 
-/* For the sleep wrappers: our own SIGPROF install is not the program's. */
-void (*const cgc_tick_handler)(int, siginfo_t *, void *) = on_tick;
-
 static void CGC_TEXT start_timer(struct cgc_thread *th)
 {
 	if (g_mode == CGC_MODE_CALLS || g_hz == 0)
@@ -96,6 +99,7 @@ static void CGC_TEXT start_timer(struct cgc_thread *th)
 	memset(&ev, 0, sizeof ev);
 	ev.sigev_notify = SIGEV_THREAD_ID;
 	ev.sigev_signo = SIGPROF;
+	ev.sigev_value.sival_ptr = (void *)g_tick_tag;
 	ev._sigev_un._tid = th->tid;
 	clockid_t clock = g_mode == CGC_MODE_WALL ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
 	if (timer_create(clock, &ev, &th->timer) != 0)
@@ -233,14 +237,6 @@ static void CGC_TEXT global_init(void)
 	if (s && *s && strcmp(s, "0") != 0)
 		g_enabled = 0;
 	pthread_key_create(&g_key, thread_gone);
-	if (g_mode != CGC_MODE_CALLS && g_hz) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_sigaction = on_tick;
-		sa.sa_flags = SA_SIGINFO | SA_RESTART;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGPROF, &sa, NULL);
-	}
 	pthread_atfork(NULL, NULL, after_fork_child);
 	/* on_exit, not atexit: the handler gets the exit status for the
 	 * file's `ended exit` record. */
@@ -248,7 +244,8 @@ static void CGC_TEXT global_init(void)
 	if (cgc_preload_init)
 		cgc_preload_init();
 	cgc_objects_refresh();
-	cgc_signals_install();
+	/* Installs on_tick for SIGPROF when sampling (before any timer). */
+	cgc_signals_install(g_mode != CGC_MODE_CALLS && g_hz ? on_tick : NULL);
 	cgc_snapshots_start();
 }
 
