@@ -15,7 +15,7 @@ def main(path):
     tables = {}
     npos = 1
     last = [0]
-    part = 0
+    part = "1"   # a file without part: lines is part 1
     fl = fi = fn = None
     jfi = jfn = None
     pending = None
