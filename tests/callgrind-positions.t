@@ -12,9 +12,14 @@
 # come back too).
 # The XML image keeps positions: callgrind -> xml -> callgrind is
 # byte-identical, and the XML validates.
+# Jump lines (jump=/jcnd= with jfi=/jfn=, from --collect-jumps=yes) are
+# kept: read independently (testdata/convert/callgrind_jumps.py) as
+# absolute (function, position, target, counts) tuples, the conversion's
+# equal the original's, and merging two inputs doubles every count.
 . "${CG_TOP:-.}/tests/lib.sh"
 require_tool valgrind callgrind_annotate xmllint python3 gcc g++
 norm=$CG_TOP/testdata/convert/annotate_norm.py
+jumps=$CG_TOP/testdata/convert/callgrind_jumps.py
 schema=$CG_TOP/docs/xml-schema.rng
 
 # callgrind_annotate finds the sources relative to the current directory
@@ -50,6 +55,12 @@ for prog in vg2 vg0 cycles cxx demo; do
 		"$BIN/cgconvert" -t xml -o "$name.xml" "$name.cg"
 		"$BIN/cgconvert" -t callgrind -o "$name.via" "$name.xml"
 		cmp_files "$name: callgrind -> xml -> callgrind is byte-identical" "$name.via" "$name.ours"
+		if [ $mode = instr ]; then
+			python3 "$jumps" "$name.cg" >"$name.jumps.want"
+			python3 "$jumps" "$name.ours" >"$name.jumps.got"
+			is "$name: the original has jumps" "$(sed -n '1{s/.*/yes/p}' "$name.jumps.want")" "yes"
+			cmp_files "$name: every jump kept with its counts" "$name.jumps.got" "$name.jumps.want"
+		fi
 	done
 done
 
@@ -58,6 +69,21 @@ done
 is "instr positions kept" "$(grep -c '^positions: instr line' vg2.instr.ours) $(grep -c '^0x' vg2.instr.ours | sed 's/^[1-9][0-9]*$/many/')" "1 many"
 is "inlined code keeps its file" "$(grep -c '^fi=' vg2.line.ours | sed 's/^[1-9][0-9]*$/yes/')" "yes"
 ok "XML with positions validates" xmllint --noout --relaxng "$schema" vg2.instr.xml
+is "XML keeps the jumps" "$(grep -c '<jump ' vg2.instr.xml | sed 's/^[1-9][0-9]*$/many/')" "many"
+
+# jfi=/jfn= (jumps into inlined files and other functions, which these
+# programs do not make), made by hand: kept too
+"$BIN/cgconvert" -t callgrind -o hand.ours "$CG_TOP/testdata/fuzz/callgrind/jumps.cg"
+python3 "$jumps" "$CG_TOP/testdata/fuzz/callgrind/jumps.cg" >hand.want
+python3 "$jumps" hand.ours >hand.got
+is "hand-made jumps with jfi=/jfn= are all read" "$(grep -c . hand.want)" "6"
+cmp_files "hand-made jumps with jfi=/jfn= kept" hand.got hand.want
+
+# two inputs merged: every jump's counts double
+"$BIN/cgconvert" -t callgrind -o jmerged.cg cycles.instr.cg cycles.instr.cg
+python3 "$jumps" jmerged.cg >jmerged.got
+awk '{ $NF = 2 * $NF; print }' cycles.instr.jumps.want >jmerged.want
+cmp_files "merged twice: every jump count doubles" jmerged.got jmerged.want
 
 # the inclusive view and the caller trees agree too
 annotate vg2.line.cg incl.want --inclusive=yes --tree=caller

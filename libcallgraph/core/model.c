@@ -16,6 +16,7 @@
 #include "model_internal.h"
 #include "model_merge.h"
 #include "positions.h"
+#include "jumps.h"
 
 /* ---- growable arrays ------------------------------------------------------ */
 
@@ -53,6 +54,7 @@ struct part {
 	struct cg_hashmap node_index;
 	size_t node_indexed;
 	struct cg_pos_part *pos;       /* positions (positions.c), NULL without */
+	struct cg_jump_part *jumps;    /* jump lines (jumps.c), NULL without */
 };
 
 struct cg_profile {
@@ -129,6 +131,7 @@ static void part_release(struct part *pt, size_t nev)
 	free(pt->last_child);
 	cg_hashmap_release(&pt->node_index);
 	cg_pos_part_free(pt->pos);
+	cg_jump_part_free(pt->jumps);
 }
 
 void cg_profile_free(cg_profile *p)
@@ -193,6 +196,11 @@ int cg_profile_add_run_info(cg_profile *p, const cg_run_info *info)
 struct cg_pos_part **cg_profile_pos_slot(const cg_profile *p, unsigned part)
 {
 	return part < p->nparts ? &p->parts[part].pos : NULL;
+}
+
+struct cg_jump_part **cg_profile_jump_slot(const cg_profile *p, unsigned part)
+{
+	return part < p->nparts ? &p->parts[part].jumps : NULL;
 }
 
 unsigned cg_profile_position_kinds(const cg_profile *p)

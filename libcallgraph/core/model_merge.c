@@ -10,6 +10,7 @@
 #include "model_merge.h"
 #include "checked.h"
 #include "positions.h"
+#include "jumps.h"
 
 struct merge {
 	cg_profile *dst;
@@ -210,6 +211,8 @@ static int merge_part(struct merge *m, unsigned sp, unsigned dp)
 	}
 	/* after the self costs and arcs, which the positions must add up to */
 	if ((rc = cg_pos_merge_part(m->dst, dp, m->src, sp, m->fmap, m->emap)))
+		return rc;
+	if ((rc = cg_jump_merge_part(m->dst, dp, m->src, sp, m->fmap)))
 		return rc;
 	return merge_tree(m, sp, dp);
 }

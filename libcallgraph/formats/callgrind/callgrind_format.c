@@ -53,8 +53,8 @@ const cg_format_ops cg_fmt_callgrind = {
 	.name = "callgrind",
 	.description = "Callgrind (valgrind --tool=callgrind; KCachegrind, callgrind_annotate)",
 	.keeps = "events, functions with object and file, self costs per line, instruction and "
-		 "inlined file, calls and inclusive costs per arc and call site, parts",
-	.loses = "the call tree (only caller/callee pairs), jump lines, metadata other than "
+		 "inlined file, calls and inclusive costs per arc and call site, jump lines, parts",
+	.loses = "the call tree (only caller/callee pairs), metadata other than "
 		 "cmd/creator",
 	.detect = detect,
 	.read = read_callgrind,

@@ -8,8 +8,11 @@
  * Every cost line is kept at its position (line, instruction address, the
  * inlined file in force) and every call at its call site, so the writer
  * can give callgrind_annotate the same annotated source back.
- * Jump lines are accepted and dropped; the cost line after one is an
- * ordinary cost line (callgrind_annotate reads it so too).
+ * Jump lines (jump=, jcnd=, with jfi=/jfn= naming the target's file and
+ * function) are kept per part (core/jumps.c): the target position is
+ * relative to the last position, like a cost line's, without moving it;
+ * the line after a jump line is the jump's own position, a cost line
+ * whose costs, if any, are self costs (callgrind_annotate reads it so).
  * Every problem is reported as "FILE:LINE: what".
  */
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include "callgrind_read.h"
 #include "checked.h"
 #include "hashmap.h"
+#include "jumps.h"
 #include "linereader.h"
 #include "model_internal.h"
 
@@ -122,6 +126,12 @@ struct cr {
 	int have_callee;
 	enum pending pending;
 	uint64_t call_count;
+	/* jfi=/jfn= before a jump line (for that line only), and the jump
+	 * waiting for its position line */
+	const char *jfile;
+	cg_fid jfn;
+	int have_jfn;
+	cg_jump jump;
 
 	/* summary:/totals: of the current part (by model event) and what its
 	 * self-cost lines add up to; the line numbers are 0 when absent */
@@ -314,6 +324,8 @@ static int start_part(struct cr *c)
 	id_map_reset(&c->fn_of_id);
 	c->ob = c->fl = c->cob = c->cfi = c->cur_file = NULL;
 	c->have_fn = c->have_callee = c->in_inline = 0;
+	c->jfile = NULL;
+	c->have_jfn = 0;
 	c->pending = NONE;
 	c->part_label[0] = c->part_label[1] = c->part_label[2] = NULL;
 	return 0;
@@ -574,11 +586,11 @@ static int header_line(struct cr *c, const char *s, size_t n)
 
 /* ---- body ------------------------------------------------------------------------- */
 
-static int cost_line(struct cr *c, const char *s)
+/* The position columns at *sp (absolute, +N/-N or * against c->last);
+ * advances *sp. */
+static int parse_positions(struct cr *c, const char **sp, uint64_t *pos)
 {
-	if (!c->events_seen)
-		return fail(c, "cost line before the events: line");
-	uint64_t pos[MAX_POSITIONS];
+	const char *s = *sp;
 	for (int i = 0; i < c->npos; i++) {
 		s = skip_blanks(s);
 		uint64_t d;
@@ -600,6 +612,37 @@ static int cost_line(struct cr *c, const char *s)
 		if (*s && *s != ' ' && *s != '\t')
 			return fail(c, "garbage after position");
 	}
+	*sp = s;
+	return 0;
+}
+
+/* The jump waiting for its position line gets it, at the file in force. */
+static int add_jump(struct cr *c, const uint64_t *pos)
+{
+	if (!c->have_fn)
+		return fail(c, "jump line before any fn= line");
+	cg_jump *j = &c->jump;
+	j->from = c->fn;
+	j->at.line = c->line_col >= 0 && pos[c->line_col] <= UINT32_MAX
+		? (uint32_t)pos[c->line_col] : 0;
+	j->at.addr = c->instr_col >= 0 ? pos[c->instr_col] : 0;
+	j->at.file = known_or_null(c->cur_file);
+	if (c->drop_positions)
+		return 0;
+	int rc = cg_jump_add(c->p, c->part, j);
+	if (rc == CG_EFORMAT)
+		return fail(c, "jump counts of %s sum past 2^64-1",
+			    cg_profile_function(c->p, c->fn)->name);
+	return rc ? oom(c) : 0;
+}
+
+static int cost_line(struct cr *c, const char *s)
+{
+	if (!c->events_seen)
+		return fail(c, "cost line before the events: line");
+	uint64_t pos[MAX_POSITIONS];
+	if (parse_positions(c, &s, pos))
+		return c->rc;
 	memcpy(c->last, pos, sizeof pos);
 	/* only the profile's events are read from costs: zeroing all
 	 * CG_MAX_EVENTS was a third of the parsing of a cost line */
@@ -624,8 +667,16 @@ static int cost_line(struct cr *c, const char *s)
 		? (uint32_t)pos[c->line_col] : 0;
 	enum pending pending = c->pending;
 	c->pending = NONE;
-	if (pending == JUMP_POS)
-		return 0;
+	if (pending == JUMP_POS) {
+		if (add_jump(c, pos))
+			return c->rc;
+		int any = 0;
+		for (size_t e = 0; e < nev; e++)
+			any |= costs[e] != 0;
+		if (!any)
+			return 0;
+		pending = NONE;
+	}
 	if (!c->have_fn)
 		return fail(c, "cost line before any fn= line");
 	/* the position of the cost: its line in the file in force (the
@@ -701,6 +752,46 @@ static int function_ref(struct cr *c, const char *v, const char *ob, const char 
 	return 0;
 }
 
+/* jump=COUNT TARGET or jcnd=FOLLOWED/EXECUTED TARGET (valgrind's order:
+ * the times the branch was taken, then the times it ran); the position
+ * line comes next. */
+static int jump_line(struct cr *c, int conditional, const char *v)
+{
+	const char *what = conditional ? "jcnd=" : "jump=";
+	if (!c->have_fn)
+		return fail(c, "%s line before any fn= line", what);
+	cg_jump *j = &c->jump;
+	memset(j, 0, sizeof *j);
+	j->conditional = conditional;
+	const char *s = skip_blanks(v);
+	if (parse_u64(&s, &j->followed))
+		return fail(c, "bad count in the %s line", what);
+	if (conditional) {
+		if (*s != '/' || (s++, parse_u64(&s, &j->executed)))
+			return fail(c, "bad FOLLOWED/EXECUTED counts in the jcnd= line");
+		if (j->followed > j->executed)
+			return fail(c, "jcnd= branch taken %" PRIu64 " times of %" PRIu64 " runs",
+				    j->followed, j->executed);
+	}
+	if (*s != ' ' && *s != '\t')
+		return fail(c, "%s line without a target position", what);
+	uint64_t pos[MAX_POSITIONS];
+	if (parse_positions(c, &s, pos))
+		return c->rc;
+	if (*skip_blanks(s))
+		return fail(c, "garbage after the target of the %s line", what);
+	j->target.line = c->line_col >= 0 && pos[c->line_col] <= UINT32_MAX
+		? (uint32_t)pos[c->line_col] : 0;
+	j->target.addr = c->instr_col >= 0 ? pos[c->instr_col] : 0;
+	/* the target's file and function default to the ones in force */
+	j->target.file = known_or_null(c->jfile ? c->jfile : c->cur_file);
+	j->to = c->have_jfn ? c->jfn : c->fn;
+	c->jfile = NULL;
+	c->have_jfn = 0;
+	c->pending = JUMP_POS;
+	return 0;
+}
+
 static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 {
 	const char *name;
@@ -758,9 +849,15 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 		return function_ref(c, v, c->cob ? c->cob : c->ob,
 				    c->cfi ? c->cfi : c->cur_file, &c->callee);
 	}
-	if (KEY("jfi") || KEY("jfn")) {
-		/* jump targets: keep the name tables right, nothing else */
-		return parse_name(c, KEY("jfi") ? &c->files : &c->fns, "name", v, &name);
+	if (KEY("jfi")) {
+		if (parse_name(c, &c->files, "file", v, &name))
+			return c->rc;
+		c->jfile = name;
+		return 0;
+	}
+	if (KEY("jfn")) {
+		c->have_jfn = 1;
+		return function_ref(c, v, c->ob, c->jfile ? c->jfile : c->cur_file, &c->jfn);
 	}
 	if (KEY("calls") || KEY("rcalls")) {
 		const char *p = skip_blanks(v);
@@ -774,7 +871,7 @@ static int spec_line(struct cr *c, const char *key, size_t klen, const char *v)
 		return 0;
 	}
 	if (KEY("jump") || KEY("jcnd"))
-		return 0;   /* branch statistics: nothing in the model */
+		return jump_line(c, KEY("jcnd"), v);
 #undef KEY
 	return fail(c, "unknown line '%.*s=...'", (int)(klen > 40 ? 40 : klen), key);
 }

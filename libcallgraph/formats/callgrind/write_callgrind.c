@@ -16,6 +16,7 @@
 #include "callgraph.h"
 #include "arc_cost.h"
 #include "hashmap.h"
+#include "jumps.h"
 #include "options.h"
 #include "positions.h"
 
@@ -221,6 +222,44 @@ static int put_call(struct writer *w, const cg_arc *a, uint64_t addr, uint32_t l
 	put_position(w, callee->flags & CG_FN_HAS_ADDR ? callee->addr : 0, callee->line);
 	putc('\n', w->out);
 	put_costs_at(w, addr, line, costs);
+	return 0;
+}
+
+/* One jump of function f as valgrind writes it: jfi=/jfn= when the target
+ * lies outside the file and function in force, `jump=COUNT TARGET` or
+ * `jcnd=FOLLOWED/EXECUTED TARGET` with the target relative to the last
+ * position (which it does not move), then the jump's own position line,
+ * relative too, which does. */
+static int put_jump(struct writer *w, cg_fid f, const cg_jump *j)
+{
+	int rc = switch_file(w, j->at.file);
+	if (rc)
+		return rc;
+	const cg_function *to = cg_profile_function(w->p, j->to);
+	const char *tfile = j->target.file ? j->target.file : to->file ? to->file : "???";
+	if (tfile != w->cur_in && (rc = put_compressed(w, "jfi", &w->fl_ids, &w->next_fl, tfile)))
+		return rc;
+	if (j->to != f)
+		put_function(w, "jfn", j->to);
+	if (j->conditional)
+		fprintf(w->out, "jcnd=%" PRIu64 "/%" PRIu64 " ", j->followed, j->executed);
+	else
+		fprintf(w->out, "jump=%" PRIu64 " ", j->followed);
+	if (w->instr) {
+		put_relative(w, j->target.addr, w->last_addr, 1);
+		putc(' ', w->out);
+	}
+	put_relative(w, j->target.line, w->last_line, 0);
+	putc('\n', w->out);
+	if (w->instr) {
+		put_relative(w, j->at.addr, w->last_addr, 1);
+		putc(' ', w->out);
+	}
+	put_relative(w, j->at.line, w->last_line, 0);
+	putc('\n', w->out);
+	w->have_last = 1;
+	w->last_addr = j->at.addr;
+	w->last_line = j->at.line;
 	return 0;
 }
 
@@ -496,9 +535,26 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 	uint32_t *first = calloc(nf + 1, sizeof *first);
 	uint32_t *order = malloc((na ? na : 1) * sizeof *order);
 	uint64_t *fn_order = NULL;
+	size_t nj = cg_jump_count(p, part);
+	/* jumps grouped by function, as the arcs by caller */
+	uint32_t *jfirst = calloc(nf + 1, sizeof *jfirst);
+	uint32_t *jorder = malloc((nj ? nj : 1) * sizeof *jorder);
 	int rc = CG_ENOMEM;
-	if (!self || !dself || !arc_incl || !first || !order)
+	if (!self || !dself || !arc_incl || !first || !order || !jfirst || !jorder)
 		goto out;
+	for (size_t i = 0; i < nj; i++)
+		jfirst[cg_jump_at(p, part, i)->from + 1]++;
+	for (size_t f = 0; f < nf; f++)
+		jfirst[f + 1] += jfirst[f];
+	{
+		uint32_t *fill = malloc((nf + 1) * sizeof *fill);
+		if (!fill)
+			goto out;
+		memcpy(fill, jfirst, (nf + 1) * sizeof *fill);
+		for (size_t i = 0; i < nj; i++)
+			jorder[fill[cg_jump_at(p, part, i)->from]++] = (uint32_t)i;
+		free(fill);
+	}
 	if (part_self(w, part, self, dself) ||
 	    cg_graph_arc_costs(p, part, dself, w->scale, arc_incl))
 		goto out;
@@ -576,7 +632,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 				cost |= round_cost(arc_incl[(size_t)order[k] * nev + e]) != 0;
 			has_calls |= a->count != 0 || cost;
 		}
-		if (!has_self && !has_calls)
+		if (!has_self && !has_calls && jfirst[f] == jfirst[f + 1])
 			continue;
 		const cg_function *fn = cg_profile_function(p, (cg_fid)f);
 		const char *fob = fn->object ? fn->object : "???";
@@ -626,6 +682,9 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 							call_cost)))
 				goto out;
 		}
+		for (uint32_t k = jfirst[f]; k < jfirst[f + 1]; k++)
+			if ((rc = put_jump(w, (cg_fid)f, cg_jump_at(p, part, jorder[k]))))
+				goto out;
 		/* back to the function's file: callgrind_annotate keeps the
 		 * file in force across fn= lines */
 		if ((rc = switch_file(w, NULL)))
@@ -651,6 +710,8 @@ out:
 	free(first);
 	free(order);
 	free(fn_order);
+	free(jfirst);
+	free(jorder);
 	return rc;
 }
 

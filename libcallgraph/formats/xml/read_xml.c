@@ -15,6 +15,7 @@
 #include "budget.h"
 #include "callgraph.h"
 #include "hashmap.h"
+#include "jumps.h"
 #include "positions.h"
 #include "xml_common.h"
 
@@ -701,21 +702,31 @@ static int read_arc(struct xr *x)
 	return 0;
 }
 
-/* line, addr and file of <self-at> and <call-at>; file is malloc'd */
-static int get_position(struct xr *x, cg_position *at, char **file)
+/* line, addr and file of <self-at> and <call-at> (and, prefixed with
+ * "target-", of a <jump>'s target); file is malloc'd */
+static int get_position_prefixed(struct xr *x, const char *prefix, cg_position *at, char **file)
 {
 	uint64_t line = 0, addr = 0;
+	char n_line[32], n_addr[32], n_file[32];
+	snprintf(n_line, sizeof n_line, "%sline", prefix);
+	snprintf(n_addr, sizeof n_addr, "%saddr", prefix);
+	snprintf(n_file, sizeof n_file, "%sfile", prefix);
 	memset(at, 0, sizeof *at);
 	*file = NULL;
-	if (get_u64(x, "line", UINT32_MAX, &line) < 0 || get_u64(x, "addr", UINT64_MAX, &addr) < 0)
+	if (get_u64(x, n_line, UINT32_MAX, &line) < 0 || get_u64(x, n_addr, UINT64_MAX, &addr) < 0)
 		return x->rc;
-	*file = get_string(x, "file");
+	*file = get_string(x, n_file);
 	if (x->rc)
 		return x->rc;
 	at->line = (uint32_t)line;
 	at->addr = addr;
 	at->file = *file;
 	return 0;
+}
+
+static int get_position(struct xr *x, cg_position *at, char **file)
+{
+	return get_position_prefixed(x, "", at, file);
 }
 
 /* <self-at>: part of a function's <self> costs, at one position (the
@@ -771,6 +782,35 @@ static int read_call_at(struct xr *x)
 	free_string(file);
 	if (rc == CG_EFORMAT)
 		return fail(x, "calls %u -> %u at one call site sum past 2^63-1", caller, callee);
+	return rc ? oom(x) : 0;
+}
+
+/* <jump>: a Callgrind jump= (or, with executed=, jcnd=) line */
+static int read_jump(struct xr *x)
+{
+	cg_jump j;
+	memset(&j, 0, sizeof j);
+	char *file = NULL, *tfile = NULL;
+	int has_exec;
+	if (need_fn(x, "fn", &j.from) || need_fn(x, "to", &j.to) ||
+	    need_u64(x, "count", UINT64_MAX, &j.followed) ||
+	    (has_exec = get_u64(x, "executed", UINT64_MAX, &j.executed)) < 0)
+		return x->rc;
+	j.conditional = has_exec == 1;
+	if (j.conditional && j.followed > j.executed)
+		return fail(x, "<jump> taken %" PRIu64 " times of %" PRIu64 " runs", j.followed,
+			    j.executed);
+	if (get_position(x, &j.at, &file))
+		return x->rc;
+	if (get_position_prefixed(x, "target-", &j.target, &tfile)) {
+		free_string(file);
+		return x->rc;
+	}
+	int rc = cg_jump_add(x->p, x->part, &j);
+	free_string(file);
+	free_string(tfile);
+	if (rc == CG_EFORMAT)
+		return fail(x, "counts of one jump of function %u sum past 2^64-1", j.from);
 	return rc ? oom(x) : 0;
 }
 
@@ -835,6 +875,9 @@ static const struct {
 					    NULL } },
 	{ "call-at", (const char *const[]){ "caller", "callee", "line", "addr", "file", "file-hex",
 					    "count", "inclusive", NULL } },
+	{ "jump", (const char *const[]){ "fn", "to", "line", "addr", "file", "file-hex",
+					 "target-line", "target-addr", "target-file",
+					 "target-file-hex", "count", "executed", NULL } },
 	{ "tree", (const char *const[]){ NULL } },
 	{ "node", (const char *const[]){ "id", "parent", "fn", "calls", "redos", "recursive",
 					 "recursion-target", "self", NULL } },
@@ -938,6 +981,8 @@ static int element(struct xr *x, const char *name)
 			return read_self_at(x);
 		if (strcmp(name, "call-at") == 0)
 			return read_call_at(x);
+		if (strcmp(name, "jump") == 0)
+			return read_jump(x);
 		if (strcmp(name, "tree") == 0) {
 			if (cg_profile_node_count(x->p, x->part))
 				return fail(x, "second <tree> in a part");

@@ -10,6 +10,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "callgraph.h"
+#include "jumps.h"
 #include "positions.h"
 #include "xml_common.h"
 
@@ -194,6 +195,15 @@ static void write_position(struct xw *x, const cg_position *at)
 	attr_string(x, "file", at->file);
 }
 
+static void write_target(struct xw *x, const cg_position *at)
+{
+	if (at->line)
+		attr_u64(x, "target-line", at->line);
+	if (at->addr)
+		attr_hex(x, "target-addr", at->addr);
+	attr_string(x, "target-file", at->file);
+}
+
 /* The gmon reader's facts: the gprof engine needs them, exactly. */
 static void write_gmon(struct xw *x, const cg_gmon_info *gi)
 {
@@ -306,6 +316,19 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 				attr_costs(x, "inclusive", c);
 			end(x);
 		}
+	}
+	/* Callgrind's jump lines, in the order they came */
+	for (size_t i = 0; i < cg_jump_count(p, part); i++) {
+		const cg_jump *j = cg_jump_at(p, part, i);
+		start(x, "jump");
+		attr_u64(x, "fn", j->from);
+		attr_u64(x, "to", j->to);
+		write_position(x, &j->at);
+		write_target(x, &j->target);
+		attr_u64(x, "count", j->followed);
+		if (j->conditional)
+			attr_u64(x, "executed", j->executed);
+		end(x);
 	}
 	size_t nn = cg_profile_node_count(p, part);
 	if (nn > 1) {
