@@ -29,8 +29,14 @@ for hz in 100 1000; do
 	cost=$(paths s$hz.cgt | awk '$1 == "main/napper" { sub("cost=", "", $5); print $5 }')
 	want=$((270 * hz / 100 * 8 / 10))
 	ok "sleeps, wall $hz Hz: napper's self cost $cost ticks >= $want" test "${cost:-0}" -ge "$want"
-	ok "sleeps, wall $hz Hz: no tick lost, none counted as overhead" \
-		grep -q ' overhead 0 lost 0 ' s$hz.cgt
+	# The sleeps' ticks are neither lost nor taken for the collector's
+	# own time (the wrappers are outside its code section).  A slow
+	# (sanitizer) build on a loaded machine may still see a few ticks
+	# land in the collector itself at 1000 Hz, so the bound is a tenth
+	# of the sleeps' ticks, far below the 2,700 a wrong attribution gives.
+	misplaced=$(awk '$1 == "endthread" { for (i = 2; i < NF; i++) if ($i == "overhead" || $i == "lost") n += $(i + 1) } END { print n + 0 }' s$hz.cgt)
+	ok "sleeps, wall $hz Hz: overhead and lost ticks $misplaced < $((want / 10))" \
+		test "$misplaced" -lt $((want / 10))
 done
 
 # cpu mode: the same results (a tick can land on the way into a sleep).
