@@ -89,6 +89,16 @@ static void SLEEP_FN hold_end(int held)
 		return fail;           \
 	}
 
+/* Returns `call` made with SIGPROF held: the ticks that fall due during
+ * it are delivered after it, to the function that waited. */
+#define HELD(type, call)                  \
+	do {                              \
+		int held_ = hold_begin(); \
+		type rc_ = (call);        \
+		hold_end(held_);          \
+		return rc_;               \
+	} while (0)
+
 /* ---- the sleeps ---------------------------------------------------------- */
 
 static int (*real_nanosleep)(const struct timespec *, struct timespec *);
@@ -103,10 +113,7 @@ PRELOAD int nanosleep(const struct timespec *req, struct timespec *rem)
 	REAL(real_nanosleep, "nanosleep", -1)
 	if (!ticking())
 		return real_nanosleep(req, rem);
-	int held = hold_begin();
-	int rc = real_nanosleep(req, rem);
-	hold_end(held);
-	return rc;
+	HELD(int, real_nanosleep(req, rem));
 }
 
 PRELOAD int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req,
@@ -115,10 +122,7 @@ PRELOAD int clock_nanosleep(clockid_t clock, int flags, const struct timespec *r
 	REAL(real_clock_nanosleep, "clock_nanosleep", ENOSYS)
 	if (!ticking())
 		return real_clock_nanosleep(clock, flags, req, rem);
-	int held = hold_begin();
-	int rc = real_clock_nanosleep(clock, flags, req, rem);
-	hold_end(held);
-	return rc;
+	HELD(int, real_clock_nanosleep(clock, flags, req, rem));
 }
 
 PRELOAD unsigned sleep(unsigned seconds)
@@ -128,10 +132,7 @@ PRELOAD unsigned sleep(unsigned seconds)
 		return seconds;
 	if (!ticking() || seconds == 0)
 		return real_sleep(seconds);
-	int held = hold_begin();
-	unsigned left = real_sleep(seconds);
-	hold_end(held);
-	return left;
+	HELD(unsigned, real_sleep(seconds));
 }
 
 PRELOAD int usleep(useconds_t usec)
@@ -139,10 +140,7 @@ PRELOAD int usleep(useconds_t usec)
 	REAL(real_usleep, "usleep", -1)
 	if (!ticking() || usec == 0)
 		return real_usleep(usec);
-	int held = hold_begin();
-	int rc = real_usleep(usec);
-	hold_end(held);
-	return rc;
+	HELD(int, real_usleep(usec));
 }
 
 PRELOAD int thrd_sleep(const struct timespec *req, struct timespec *rem)
@@ -150,10 +148,7 @@ PRELOAD int thrd_sleep(const struct timespec *req, struct timespec *rem)
 	REAL(real_thrd_sleep, "thrd_sleep", -2)
 	if (!ticking())
 		return real_thrd_sleep(req, rem);
-	int held = hold_begin();
-	int rc = real_thrd_sleep(req, rem);
-	hold_end(held);
-	return rc;
+	HELD(int, real_thrd_sleep(req, rem));
 }
 
 PRELOAD int pause(void)
@@ -161,10 +156,7 @@ PRELOAD int pause(void)
 	REAL(real_pause, "pause", -1)
 	if (!ticking())
 		return real_pause();
-	int held = hold_begin();
-	int rc = real_pause();
-	hold_end(held);
-	return rc;
+	HELD(int, real_pause());
 }
 
 /* ---- waiting for descriptors ------------------------------------------- */
@@ -178,10 +170,7 @@ PRELOAD int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 	REAL(real_poll, "poll", -1)
 	if (!ticking() || timeout == 0)
 		return real_poll(fds, nfds, timeout);
-	int held = hold_begin();
-	int rc = real_poll(fds, nfds, timeout);
-	hold_end(held);
-	return rc;
+	HELD(int, real_poll(fds, nfds, timeout));
 }
 
 PRELOAD int select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *timeout)
@@ -189,10 +178,7 @@ PRELOAD int select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval 
 	REAL(real_select, "select", -1)
 	if (!ticking() || (timeout && timeout->tv_sec == 0 && timeout->tv_usec == 0))
 		return real_select(nfds, rd, wr, ex, timeout);
-	int held = hold_begin();
-	int rc = real_select(nfds, rd, wr, ex, timeout);
-	hold_end(held);
-	return rc;
+	HELD(int, real_select(nfds, rd, wr, ex, timeout));
 }
 
 PRELOAD int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout)
@@ -200,10 +186,7 @@ PRELOAD int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int 
 	REAL(real_epoll_wait, "epoll_wait", -1)
 	if (!ticking() || timeout == 0)
 		return real_epoll_wait(epfd, events, maxevents, timeout);
-	int held = hold_begin();
-	int rc = real_epoll_wait(epfd, events, maxevents, timeout);
-	hold_end(held);
-	return rc;
+	HELD(int, real_epoll_wait(epfd, events, maxevents, timeout));
 }
 
 /* The _FORTIFY_SOURCE forms (glibc checks fdslen, then calls its own poll
@@ -220,10 +203,7 @@ PRELOAD int __poll_chk(struct pollfd *fds, nfds_t nfds, int timeout, size_t fdsl
 	REAL(real___poll_chk, "__poll_chk", -1)
 	if (!ticking() || timeout == 0)
 		return real___poll_chk(fds, nfds, timeout, fdslen);
-	int held = hold_begin();
-	int rc = real___poll_chk(fds, nfds, timeout, fdslen);
-	hold_end(held);
-	return rc;
+	HELD(int, real___poll_chk(fds, nfds, timeout, fdslen));
 }
 
 /* ---- the calls that take a mask ------------------------------------------
@@ -260,10 +240,7 @@ PRELOAD int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeou
 		sigset_t copy;
 		return real_ppoll(fds, nfds, timeout, with_sigprof(mask, &copy));
 	}
-	int held = hold_begin();
-	int rc = real_ppoll(fds, nfds, timeout, NULL);
-	hold_end(held);
-	return rc;
+	HELD(int, real_ppoll(fds, nfds, timeout, NULL));
 }
 
 PRELOAD int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *timeout,
@@ -276,10 +253,7 @@ PRELOAD int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, const struct t
 		sigset_t copy;
 		return real_pselect(nfds, rd, wr, ex, timeout, with_sigprof(mask, &copy));
 	}
-	int held = hold_begin();
-	int rc = real_pselect(nfds, rd, wr, ex, timeout, NULL);
-	hold_end(held);
-	return rc;
+	HELD(int, real_pselect(nfds, rd, wr, ex, timeout, NULL));
 }
 
 PRELOAD int epoll_pwait(int epfd, struct epoll_event *events, int maxevents, int timeout,
@@ -292,10 +266,7 @@ PRELOAD int epoll_pwait(int epfd, struct epoll_event *events, int maxevents, int
 		sigset_t copy;
 		return real_epoll_pwait(epfd, events, maxevents, timeout, with_sigprof(mask, &copy));
 	}
-	int held = hold_begin();
-	int rc = real_epoll_pwait(epfd, events, maxevents, timeout, NULL);
-	hold_end(held);
-	return rc;
+	HELD(int, real_epoll_pwait(epfd, events, maxevents, timeout, NULL));
 }
 
 PRELOAD int sigsuspend(const sigset_t *mask)
@@ -317,8 +288,5 @@ PRELOAD int __ppoll_chk(struct pollfd *fds, nfds_t nfds, const struct timespec *
 		sigset_t copy;
 		return real___ppoll_chk(fds, nfds, timeout, with_sigprof(mask, &copy), fdslen);
 	}
-	int held = hold_begin();
-	int rc = real___ppoll_chk(fds, nfds, timeout, NULL, fdslen);
-	hold_end(held);
-	return rc;
+	HELD(int, real___ppoll_chk(fds, nfds, timeout, NULL, fdslen));
 }

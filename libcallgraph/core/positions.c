@@ -212,15 +212,27 @@ static int add_self_entry(cg_profile *p, unsigned part, cg_fid f, uint64_t addr,
 	return 0;
 }
 
-int cg_pos_set_self_exact(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
-			  double exact)
+/* What both public ways of adding a self position start with: part and function in range, the part's tables, `pos`'s
+ * file interned and normalised against the function's. */
+static int self_target(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
+		       struct cg_pos_part **pp, const char **file)
 {
 	if (part >= cg_profile_part_count(p) || f >= cg_profile_function_count(p) || !pos)
 		return CG_EUSAGE;
-	const char *file;
-	struct cg_pos_part *pp = pos_part(p, part);
-	if (!pp || norm_file(p, pos->file, cg_profile_function(p, f)->file, &file))
+	*pp = pos_part(p, part);
+	if (!*pp || norm_file(p, pos->file, cg_profile_function(p, f)->file, file))
 		return CG_ENOMEM;
+	return 0;
+}
+
+int cg_pos_set_self_exact(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
+			  double exact)
+{
+	const char *file;
+	struct cg_pos_part *pp;
+	int rc = self_target(p, part, f, pos, &pp, &file);
+	if (rc)
+		return rc;
 	struct pos_table *t = &pp->self;
 	if (!t->exact) {
 		if (cg_array_grow((void **)&t->exact, &t->exactcap, t->n + 1, sizeof *t->exact, 64))
@@ -229,8 +241,7 @@ int cg_pos_set_self_exact(cg_profile *p, unsigned part, cg_fid f, const cg_posit
 			t->exact[k] = NAN;
 	}
 	uint32_t i;
-	int rc = table_entry(t, nev_of(p), f, pos->addr, pos->line, file, &i);
-	if (rc)
+	if ((rc = table_entry(t, nev_of(p), f, pos->addr, pos->line, file, &i)))
 		return rc;
 	t->exact[i] = exact;
 	observe_kinds(p, pos->addr, pos->line);
@@ -246,16 +257,14 @@ int cg_pos_has_self_exact(const cg_profile *p, unsigned part)
 int cg_profile_add_self_at(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
 			   const cg_cost *costs)
 {
-	if (part >= cg_profile_part_count(p) || f >= cg_profile_function_count(p) || !pos)
-		return CG_EUSAGE;
 	const char *file;
-	struct cg_pos_part *pp = pos_part(p, part);
-	if (!pp || norm_file(p, pos->file, cg_profile_function(p, f)->file, &file))
-		return CG_ENOMEM;
+	struct cg_pos_part *pp;
+	int rc = self_target(p, part, f, pos, &pp, &file);
+	if (rc)
+		return rc;
 	size_t nev = nev_of(p), n = cg_profile_event_count(p);
 	uint32_t i;
-	int rc = table_entry(&pp->self, nev, f, pos->addr, pos->line, file, &i);
-	if (rc)
+	if ((rc = table_entry(&pp->self, nev, f, pos->addr, pos->line, file, &i)))
 		return rc;
 	/* exact or refused: both sums are checked before either changes */
 	cg_cost sum[CG_MAX_EVENTS];

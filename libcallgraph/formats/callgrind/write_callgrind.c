@@ -526,6 +526,38 @@ static cg_cost overhead_cost(const struct writer *w)
 	return round_cost((double)run->overhead * w->scale[0]);
 }
 
+
+static uint32_t arc_owner(const cg_profile *p, unsigned part, size_t i)
+{
+	return cg_profile_arc(p, part, i)->caller;
+}
+
+static uint32_t jump_owner(const cg_profile *p, unsigned part, size_t i)
+{
+	return cg_jump_at(p, part, i)->from;
+}
+
+/* Items 0..n grouped by their function, each group in model order:
+ * order[first[f] .. first[f + 1]) are function f's (first: nf + 1
+ * zeroed entries, order: n). */
+static int group_by_function(const cg_profile *p, unsigned part, size_t nf, size_t n,
+			     uint32_t (*owner)(const cg_profile *, unsigned, size_t),
+			     uint32_t *first, uint32_t *order)
+{
+	uint32_t *fill = malloc((nf + 1) * sizeof *fill);
+	if (!fill)
+		return CG_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		first[owner(p, part, i) + 1]++;
+	for (size_t f = 0; f < nf; f++)
+		first[f + 1] += first[f];
+	memcpy(fill, first, (nf + 1) * sizeof *fill);
+	for (size_t i = 0; i < n; i++)
+		order[fill[owner(p, part, i)]++] = (uint32_t)i;
+	free(fill);
+	return 0;
+}
+
 static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsigned number)
 {
 	size_t nf = w->nf, nev = w->nev, na = cg_profile_arc_count(p, part);
@@ -542,36 +574,14 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 	int rc = CG_ENOMEM;
 	if (!self || !dself || !arc_incl || !first || !order || !jfirst || !jorder)
 		goto out;
-	for (size_t i = 0; i < nj; i++)
-		jfirst[cg_jump_at(p, part, i)->from + 1]++;
-	for (size_t f = 0; f < nf; f++)
-		jfirst[f + 1] += jfirst[f];
-	{
-		uint32_t *fill = malloc((nf + 1) * sizeof *fill);
-		if (!fill)
-			goto out;
-		memcpy(fill, jfirst, (nf + 1) * sizeof *fill);
-		for (size_t i = 0; i < nj; i++)
-			jorder[fill[cg_jump_at(p, part, i)->from]++] = (uint32_t)i;
-		free(fill);
-	}
+	if (group_by_function(p, part, nf, nj, jump_owner, jfirst, jorder))
+		goto out;
 	if (part_self(w, part, self, dself) ||
 	    cg_graph_arc_costs(p, part, dself, w->scale, arc_incl))
 		goto out;
 	/* arcs grouped by caller, in their model order */
-	for (size_t i = 0; i < na; i++)
-		first[cg_profile_arc(p, part, i)->caller + 1]++;
-	for (size_t f = 0; f < nf; f++)
-		first[f + 1] += first[f];
-	{
-		uint32_t *fill = malloc((nf + 1) * sizeof *fill);
-		if (!fill)
-			goto out;
-		memcpy(fill, first, (nf + 1) * sizeof *fill);
-		for (size_t i = 0; i < na; i++)
-			order[fill[cg_profile_arc(p, part, i)->caller]++] = (uint32_t)i;
-		free(fill);
-	}
+	if (group_by_function(p, part, nf, na, arc_owner, first, order))
+		goto out;
 
 	/* positions are written in the file's units: only where those are
 	 * the model's (no fractional exact costs to round) */

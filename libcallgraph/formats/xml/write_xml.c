@@ -186,22 +186,21 @@ static void write_function(struct xw *x, const cg_function *fn, size_t id)
 	end(x);
 }
 
-static void write_position(struct xw *x, const cg_position *at)
+/* A position's attributes under the given names: line/addr/file for a
+ * position, target-line/... for a jump's target. */
+static void write_position_as(struct xw *x, const cg_position *at, const char *line_attr,
+			      const char *addr_attr, const char *file_attr)
 {
 	if (at->line)
-		attr_u64(x, "line", at->line);
+		attr_u64(x, line_attr, at->line);
 	if (at->addr)
-		attr_hex(x, "addr", at->addr);
-	attr_string(x, "file", at->file);
+		attr_hex(x, addr_attr, at->addr);
+	attr_string(x, file_attr, at->file);
 }
 
-static void write_target(struct xw *x, const cg_position *at)
+static void write_position(struct xw *x, const cg_position *at)
 {
-	if (at->line)
-		attr_u64(x, "target-line", at->line);
-	if (at->addr)
-		attr_hex(x, "target-addr", at->addr);
-	attr_string(x, "target-file", at->file);
+	write_position_as(x, at, "line", "addr", "file");
 }
 
 /* The gmon reader's facts: the gprof engine needs them, exactly. */
@@ -324,7 +323,7 @@ static void write_part(struct xw *x, const cg_profile *p, unsigned part)
 		attr_u64(x, "fn", j->from);
 		attr_u64(x, "to", j->to);
 		write_position(x, &j->at);
-		write_target(x, &j->target);
+		write_position_as(x, &j->target, "target-line", "target-addr", "target-file");
 		attr_u64(x, "count", j->followed);
 		if (j->conditional)
 			attr_u64(x, "executed", j->executed);
