@@ -616,6 +616,18 @@ static int parse_positions(struct cr *c, const char **sp, uint64_t *pos)
 	return 0;
 }
 
+/* A position line's columns as a position at `file` (a line past 2^32-1
+ * is no line). */
+static cg_position position_of(const struct cr *c, const uint64_t *pos, const char *file)
+{
+	cg_position at = { .file = file };
+	if (c->line_col >= 0 && pos[c->line_col] <= UINT32_MAX)
+		at.line = (uint32_t)pos[c->line_col];
+	if (c->instr_col >= 0)
+		at.addr = pos[c->instr_col];
+	return at;
+}
+
 /* The jump waiting for its position line gets it, at the file in force. */
 static int add_jump(struct cr *c, const uint64_t *pos)
 {
@@ -623,10 +635,7 @@ static int add_jump(struct cr *c, const uint64_t *pos)
 		return fail(c, "jump line before any fn= line");
 	cg_jump *j = &c->jump;
 	j->from = c->fn;
-	j->at.line = c->line_col >= 0 && pos[c->line_col] <= UINT32_MAX
-		? (uint32_t)pos[c->line_col] : 0;
-	j->at.addr = c->instr_col >= 0 ? pos[c->instr_col] : 0;
-	j->at.file = known_or_null(c->cur_file);
+	j->at = position_of(c, pos, known_or_null(c->cur_file));
 	if (c->drop_positions)
 		return 0;
 	int rc = cg_jump_add(c->p, c->part, j);
@@ -663,8 +672,6 @@ static int cost_line(struct cr *c, const char *s)
 			return fail(c, "cost too large");
 		costs[c->emap[k++]] = (cg_cost)v;
 	}
-	uint32_t line = c->line_col >= 0 && pos[c->line_col] <= UINT32_MAX
-		? (uint32_t)pos[c->line_col] : 0;
 	enum pending pending = c->pending;
 	c->pending = NONE;
 	if (pending == JUMP_POS) {
@@ -681,9 +688,7 @@ static int cost_line(struct cr *c, const char *s)
 		return fail(c, "cost line before any fn= line");
 	/* the position of the cost: its line in the file in force (the
 	 * inlined one after fi=/fe=) and its instruction address */
-	cg_position at = { .line = line, .file = known_or_null(c->cur_file) };
-	if (c->instr_col >= 0)
-		at.addr = pos[c->instr_col];
+	cg_position at = position_of(c, pos, known_or_null(c->cur_file));
 	if (pending == CALL_COST) {
 		size_t idx;
 		int rc = c->drop_positions
@@ -697,7 +702,7 @@ static int cost_line(struct cr *c, const char *s)
 			return oom(c);
 		cg_arc *a = cg_profile_arc(c->p, c->part, idx);
 		if (!a->line)
-			a->line = line;
+			a->line = at.line;
 		/* KCachegrind forgets the callee's object and file after each
 		 * call */
 		c->cob = c->cfi = NULL;
@@ -713,7 +718,7 @@ static int cost_line(struct cr *c, const char *s)
 		return fail(c, "the costs of the part sum past 2^63-1");
 	cg_function *fn = cg_profile_function(c->p, c->fn);
 	if (!fn->line && !c->in_inline)
-		fn->line = line;
+		fn->line = at.line;
 	return 0;
 }
 
@@ -780,11 +785,8 @@ static int jump_line(struct cr *c, int conditional, const char *v)
 		return c->rc;
 	if (*skip_blanks(s))
 		return fail(c, "garbage after the target of the %s line", what);
-	j->target.line = c->line_col >= 0 && pos[c->line_col] <= UINT32_MAX
-		? (uint32_t)pos[c->line_col] : 0;
-	j->target.addr = c->instr_col >= 0 ? pos[c->instr_col] : 0;
 	/* the target's file and function default to the ones in force */
-	j->target.file = known_or_null(c->jfile ? c->jfile : c->cur_file);
+	j->target = position_of(c, pos, known_or_null(c->jfile ? c->jfile : c->cur_file));
 	j->to = c->have_jfn ? c->jfn : c->fn;
 	c->jfile = NULL;
 	c->have_jfn = 0;
