@@ -58,7 +58,7 @@ like "callgrind_annotate lists work() with its self ticks" "$self" '^[1-9][0-9]*
 read -r loop1 loop2 other all <<END
 $(line_ticks annotated.txt)
 END
-diag "per-line ticks: loop 1 $loop1, loop 2 $loop2, other lines $other; work() self $self, all functions $file_self"
+note "per-line ticks: loop 1 $loop1, loop 2 $loop2, other lines $other; work() self $self, all functions $file_self"
 is "the per-line ticks of the source add up to its functions' self costs" "$all" "$file_self"
 ok "the loops' lines hold nearly all of it (>= 90%)" test $(((loop1 + loop2) * 10)) -ge $((self * 9))
 ok "both loops' lines have ticks" test "$loop1" -gt 0 -a "$loop2" -gt 0
@@ -70,11 +70,11 @@ awk 'NR == FNR { if (/LOOP1/) kind[FNR] = 1; else if (/LOOP2/) kind[FNR] = 2; ne
 	s[kind[l] + 0] += $3 }
 	END { printf "%.2f %.2f\n", s[1], s[2] }' twoloops.c gprof-l.txt >gprof-lines.txt
 read -r g1 g2 <gprof-lines.txt
-diag "gprof -l: loop 1 ${g1}s, loop 2 ${g2}s"
+note "gprof -l: loop 1 ${g1}s, loop 2 ${g2}s"
 share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b / (a + b) }'; }
 ours=$(share "$loop1" "$loop2")
 theirs=$(share "$g1" "$g2")
-diag "second loop's share: ours $ours, gprof -l $theirs (3/4 expected)"
+note "second loop's share: ours $ours, gprof -l $theirs (3/4 expected)"
 ok "our second-loop share is about 3/4 (0.6 to 0.9)" awk -v s="$ours" 'BEGIN { exit !(s >= 0.6 && s <= 0.9) }'
 ok "gprof -l agrees with it (within 0.15)" awk -v a="$ours" -v b="$theirs" \
 	'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.15) }'
@@ -90,7 +90,7 @@ like "work() has ticks in the threads" "$(func_self th.txt '^twoloops\.c:work$')
 read -r th_loop1 th_loop2 th_other th_all <<END
 $(line_ticks th.txt)
 END
-diag "two threads, per-line ticks: loop 1 $th_loop1, loop 2 $th_loop2, other lines $th_other"
+note "two threads, per-line ticks: loop 1 $th_loop1, loop 2 $th_loop2, other lines $th_other"
 is "the per-line ticks add up to the self costs over both threads" "$th_all" \
 	"$(func_self th.txt '^twoloops\.c:')"
 
@@ -105,7 +105,7 @@ callgrind_annotate --auto=yes inl.callgrind >inl.txt
 inl_self=$(func_self inl.txt 'inlined\.c:hot$')
 inl_loop=$(awk '/^-- Auto-annotated source:/ { on = /inlined\.c/ } on && /^ *[0-9][0-9,]* / && /LOOP/ {
 	c = $1; gsub(",", "", c); s += c } END { print s + 0 }' inl.txt)
-diag "inlined hot(): self $inl_self, on its loop lines $inl_loop"
+note "inlined hot(): self $inl_self, on its loop lines $inl_loop"
 like "hot() has ticks" "$inl_self" '^[1-9][0-9]*$'
 ok "the inlined loop's lines hold nearly all of them (>= 90%)" test $((inl_loop * 10)) -ge $((inl_self * 9))
 

@@ -186,7 +186,7 @@ for i in $(seq 15 24); do
 	profile one pool "pool$i.cgt"
 	"$BIN/cgdiff" -q --tolerances=tolerances.txt pool7.cgt "pool$i.cgt" && clean=$((clean + 1))
 done
-diag "--tolerances: $clean of 10 fresh unchanged reruns pass on this machine now"
+note "--tolerances: $clean of 10 fresh unchanged reruns pass on this machine now"
 build one pool-extra pool.c -DEXTRA=1 && profile one pool-extra pool-extra.cgt
 "$BIN/cgdiff" --tolerances=tolerances.txt -t tap pool7.cgt pool-extra.cgt >learned.tap
 is "--tolerances: one more job() call still fails" "$?" 1

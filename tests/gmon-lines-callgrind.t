@@ -45,7 +45,16 @@ for p in hot-O0 hot-O2 simple cycles multi inline cxx; do
 	"$BIN/cgprof" -b -l -p "$d/exe" "$d/gmon.out" >"$d/cgprof-l" 2>&1
 	callgrind_annotate --auto=yes --context=1000 --show-percs=no --threshold=100 \
 		"$d/cg" >"$d/ann" 2>"$d/ann.err"
-	is "$p: callgrind_annotate prints no warning" "$(cat "$d/ann.err"; grep -i warning "$d/ann")" ""
+	warned=$(cat "$d/ann.err"; grep -i -A8 warning "$d/ann")
+	is "$p: callgrind_annotate prints no warning" "$warned" ""
+	# seen once in CI (inline, under load) and not reproduced since: keep
+	# the program, its profile and both outputs for the next occurrence
+	if [ -n "$warned" ]; then
+		mkdir -p "$CG_BUILD/test-artifacts/gmon-lines-$p"
+		cp -p "$d"/* "$CG_BUILD/test-artifacts/gmon-lines-$p/"
+		diag "kept $p's program, gmon.out and outputs in $CG_BUILD/test-artifacts/gmon-lines-$p" \
+			"ls -l --time-style=full-iso: $(ls -l --time-style=full-iso "$d/cg" "$S"/lines/hot.c "$L"/*)"
+	fi
 	for ref in gprof-l cgprof-l; do
 		ok "$p: self cost per address = $ref -b -l -p" python3 "$CHECK" addr "$d/cg" "$d/$ref"
 		ok "$p: callgrind_annotate per line = the file's positions = $ref per line" \

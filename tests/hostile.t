@@ -69,7 +69,7 @@ while IFS= read -r line; do
 		diag "command: $cmd" "problems: $problems" "stderr: $err"
 	fi
 done <"$T/hostile/cases.txt"
-diag "$ncases cases from testdata/hostile/cases.txt"
+note "$ncases cases from testdata/hostile/cases.txt"
 [ "$ncases" -ge 60 ] || _tap_result 1 "the case table was read (only $ncases cases)"
 
 # ---- Callgrind truncation sweep ----------------------------------------------------
@@ -104,7 +104,7 @@ sweep_callgrind() {  # FILE LABEL
 			wrong=$((wrong + 1)); diag "cut at $k of $label: exit 0 with a report unlike the whole file's"
 		fi
 	done
-	diag "$label: $refused cuts refused (exit 3), $same read as the whole file, $empty header-only"
+	note "$label: $refused cuts refused (exit 3), $same read as the whole file, $empty header-only"
 	_tap_result $((wrong + crashed)) "$label: every cut is refused or reads like a valid prefix"
 	[ "$refused" -gt 100 ] && [ "$same" -ge 1 ]
 	_tap_result $? "$label: the sweep saw refusals and whole-file reads ($refused, $same)"

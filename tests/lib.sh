@@ -27,7 +27,11 @@ _tap_result() {  # status description
 	fi
 }
 
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+# diag: a failure's explanation, on stderr as well as in the TAP stream,
+# so that prove's summary (all CI keeps) shows why a test failed.
+# note: information, in the TAP stream only (prove -v shows it).
+diag() { printf '%s\n' "$@" | sed 's/^/# /' | tee /dev/stderr; }
+note() { printf '%s\n' "$@" | sed 's/^/# /'; }
 
 ok() {
 	local d=$1; shift
@@ -45,7 +49,7 @@ not_ok_cmd() {  # passes when the command FAILS
 is() {
 	if [ "$2" = "$3" ]; then _tap_result 0 "$1"; else
 		_tap_result 1 "$1"
-		diff <(printf '%s\n' "$3") <(printf '%s\n' "$2") | head -40 | sed 's/^/# /'
+		diag "$(diff <(printf '%s\n' "$3") <(printf '%s\n' "$2") | head -40)"
 	fi
 }
 
@@ -62,7 +66,7 @@ failing_names() {
 
 cmp_files() {
 	if cmp -s "$2" "$3"; then _tap_result 0 "$1"; else
-		_tap_result 1 "$1"; diff -u "$3" "$2" | head -60 | sed 's/^/# /'; fi
+		_tap_result 1 "$1"; diag "$(diff -u "$3" "$2" | head -60)"; fi
 }
 
 # exit_status "description" expected_status command args...

@@ -1021,7 +1021,7 @@ int cg_callgrind_read(cg_profile **out, FILE *in, const char *name, const cg_rea
 		fail(&c, c.line == 1 ? "empty file" : "no events: line (not a Callgrind profile?)");
 	}
 	if (!c.rc && c.pending != NONE)
-		fail(&c, "file ends after a call or jump line");
+		fail(&c, "file ends after a call or jump line: the file is truncated or altered");
 	if (!c.rc)
 		check_totals(&c);
 	if (!c.rc)
