@@ -3,7 +3,9 @@
 # call-heavy workloads (bench.c: fib, tree walk, qsort callback):
 # plain, -pg (gprof's mcount), empty -finstrument-functions hooks (the
 # floor), hooks that only count the call depth (the least a hook following
-# the call stack pays), our collector in calls mode and in cpu mode, and
+# the call stack pays), hooks that keep the collector's shadow stack and
+# nothing else (hooks_frame.c: its way of following the stack, without the
+# tree), our collector in calls mode and in cpu mode, and
 # uftrace record when installed.  Rounds are interleaved; the median of each is printed as ns
 # per call (thread CPU time) and as a ratio to plain.
 #   B=build CC=cc ROUNDS=9 sh collector/bench/run.sh
@@ -26,19 +28,21 @@ $CC -std=c11 -O2 -c -o "$out/hooks_empty.o" "$here/hooks_empty.c"
 $CC $flags -finstrument-functions -o "$out/fi-empty" "$here/bench.c" "$out/hooks_empty.o"
 $CC -std=c11 -O2 -c -o "$out/hooks_depth.o" "$here/hooks_depth.c"
 $CC $flags -finstrument-functions -o "$out/fi-depth" "$here/bench.c" "$out/hooks_depth.o"
+$CC -std=c11 -O2 -c -o "$out/hooks_frame.o" "$here/hooks_frame.c"
+$CC $flags -finstrument-functions -o "$out/fi-frame" "$here/bench.c" "$out/hooks_frame.o"
 $CC $flags -finstrument-functions -o "$out/cgcollect" "$here/bench.c" "$B/lib/libcgcollect.a" -pthread
 # The same hooks in a section of their own, with the collector's tick
 # measure (sampler.c): the share of ticks that land in an empty hook or a
 # depth counter, the floor of the collector's distortion figure.  Used for
 # that figure only; the timed fi-empty and fi-depth above are unchanged.
 $CC -std=c11 -O2 -c -o "$out/sampler.o" "$here/sampler.c"
-for h in empty depth; do
+for h in empty depth frame; do
 	$CC -std=c11 -O2 -DHOOK_TEXT -c -o "$out/hooks_${h}_ticks.o" "$here/hooks_$h.c"
 	$CC $flags -finstrument-functions -o "$out/fi-$h-ticks" "$here/bench.c" "$out/hooks_${h}_ticks.o" \
 		"$out/sampler.o" -pthread
 done
 
-variants="plain pg fi-empty fi-depth cgc-calls cgc-cpu"
+variants="plain pg fi-empty fi-depth fi-frame cgc-calls cgc-cpu"
 if [ -n "${BASELINE:-}" ]; then
 	$CC $flags -finstrument-functions -o "$out/cgcollect-base" "$here/bench.c" "$BASELINE" -pthread
 	variants="$variants base-calls base-cpu"
@@ -57,6 +61,7 @@ run_variant() {  # name -> "phase calls ns" lines on stdout
 	pg) (cd "$out" && ./pg && rm -f gmon.out) ;;
 	fi-empty) "$out/fi-empty" ;;
 	fi-depth) "$out/fi-depth" ;;
+	fi-frame) "$out/fi-frame" ;;
 	cgc-calls) CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT="$out/bench.cgt" "$out/cgcollect" ;;
 	base-calls) CGCOLLECT_TIME=calls CGCOLLECT_OUTPUT="$out/base.cgt" "$out/cgcollect-base" ;;
 	base-cpu) CGCOLLECT_TIME=cpu CGCOLLECT_OUTPUT="$out/base.cgt" "$out/cgcollect-base"
@@ -67,8 +72,8 @@ run_variant() {  # name -> "phase calls ns" lines on stdout
 		# its code / all ticks (endthread records of the file).
 		awk -v r="$r" '$1 == "endthread" { for (i = 3; i < NF; i += 2) v[$i] += $(i + 1) }
 			END { print "cgc-cpu", r, v["overhead"] + 0, v["samples"] + 0 }' "$out/bench.cgt" >>"$out/distortion.txt"
-		# The same measure on the empty and the depth-counting hooks.
-		for h in empty depth; do
+		# The same measure on the empty, depth-counting and frame hooks.
+		for h in empty depth frame; do
 			: >"$out/ticks.txt"
 			BENCH_TICKS="$out/ticks.txt" "$out/fi-$h-ticks" >/dev/null
 			awk -v h="fi-$h" -v r="$r" '{ print h, r, $1, $2 }' "$out/ticks.txt" >>"$out/distortion.txt"
@@ -130,9 +135,9 @@ END {
 	printf "calls per phase: fib %d, tree %d, qsort %d\n", calls["fib"], calls["tree"], calls["qsort"]
 	for (i = 1; i <= nv; i++) {
 		v = names[i]
-		if (v !~ /^(cgc-|base-|fi-depth)/) continue
+		if (v !~ /^(cgc-|base-|fi-depth|fi-frame)/) continue
 		printf "%-9s cost per call over the empty-hook floor: fib %.2fx, tree %.2fx, qsort %.2fx %s\n",
-			v, xfl[v, 1], xfl[v, 2], xfl[v, 3], v ~ /^cgc-/ ? "(goal <= 1.5x)" : v ~ /^base-/ ? "(baseline build)" : "(reference: depth counter only)"
+			v, xfl[v, 1], xfl[v, 2], xfl[v, 3], v ~ /^cgc-/ ? "(goal <= 1.5x)" : v ~ /^base-/ ? "(baseline build)" : v == "fi-frame" ? "(reference: the collector'"'"'s shadow stack only)" : "(reference: depth counter only)"
 	}
 	while ((getline line < dist) > 0) {
 		split(line, f, " ")
@@ -140,11 +145,12 @@ END {
 	}
 	if (nd["cgc-cpu"]) {
 		printf "self-measured distortion (ticks in the hooks / all ticks, 1 kHz CPU-time timer, median of %d runs):\n", nd["cgc-cpu"]
-		split("fi-empty fi-depth cgc-cpu base-cpu", dn, " ")
-		for (i = 1; i <= 4; i++) {
+		split("fi-empty fi-depth fi-frame cgc-cpu base-cpu", dn, " ")
+		for (i = 1; i <= 5; i++) {
 			m = 0; split("", e)
 			for (j = 1; j <= nd[dn[i]]; j++) e[++m] = dv[dn[i], j]
 			what = " (a depth counter)"
+			if (dn[i] == "fi-frame") what = " (the collector'"'"'s shadow stack, no tree)"
 			if (dn[i] == "fi-empty") what = " (hooks that only return: the floor of this figure)"
 			if (dn[i] == "cgc-cpu") what = " (the collector'"'"'s own figure: overhead / samples in its file)"
 			if (dn[i] == "base-cpu") what = " (the same, baseline build)"
@@ -152,7 +158,8 @@ END {
 		}
 	}
 	print "xfloor: (variant - plain) / (fi-empty - plain) per call, median of the rounds'"'"' ratios;"
-	print "  fi-depth (a thread-local depth counter, nothing else) is what following the stack costs at least"
+	print "  fi-depth (a thread-local depth counter, nothing else) is what following the stack costs at least;"
+	print "  fi-frame (the collector'"'"'s shadow-stack push and pop, no tree) is what its way of following it costs"
 	print "distortion: share of the three phases'"'"' CPU time spent in the profiler, 1 - plain/variant"
 }' "$out/raw.txt" | tee "$out/summary.txt"
 echo "(median of $ROUNDS interleaved rounds; thread CPU time per instrumented call; raw data in $out/raw.txt)"
