@@ -4,6 +4,8 @@
 #   is "description" "$got" "$expected"  # string equality, diff on failure
 #   like "description" "$got" 'regex'   # extended regex match
 #   cmp_files "description" got.txt expected.txt
+#   diag "why it failed" ...              # to stderr too: prove shows it
+#   note "information" ...                # TAP stream only (prove -v)
 #   done_testing
 # $BIN is the build's bin dir; $WORK a fresh temporary directory removed at
 # exit.  LC_ALL=C everywhere so numbers print the same on every machine.
