@@ -109,6 +109,23 @@ note "inlined hot(): self $inl_self, on its loop lines $inl_loop"
 like "hot() has ticks" "$inl_self" '^[1-9][0-9]*$'
 ok "the inlined loop's lines hold nearly all of them (>= 90%)" test $((inl_loop * 10)) -ge $((inl_self * 9))
 
+# The same in C++: DWARF names the inlined copy by its linkage name, the
+# profile by the demangled symbol; the reader must see they are the same.
+ok "build the inlined C++ program" c++ -O2 -g -finstrument-functions -o inlxx \
+	"$CG_TOP/testdata/collector/lines/inlined.cc"
+ok "C++: run it" sh -c "'$BIN/cgrun' -q -o inlxx.cgt ./inlxx 300000000 >/dev/null"
+ok "C++: to Callgrind" "$BIN/cgconvert" -t callgrind -o inlxx.callgrind inlxx.cgt
+callgrind_annotate --auto=yes inlxx.callgrind >inlxx.txt
+# (the name has a space: match the whole line, not one field)
+xx_self=$(awk '/^-- Auto-annotated source:/ { exit }
+	/file:function/ { on = 1; next } on && /inlined\.cc:accum::Sum::hot\(unsigned long\)( \[|$)/ {
+		c = $1; gsub(",", "", c); s += c } END { print s + 0 }' inlxx.txt)
+xx_loop=$(awk '/^-- Auto-annotated source:/ { on = /inlined\.cc/ } on && /^ *[0-9][0-9,]* / && /LOOP/ {
+	c = $1; gsub(",", "", c); s += c } END { print s + 0 }' inlxx.txt)
+note "inlined accum::Sum::hot(): self $xx_self, on its loop lines $xx_loop"
+like "C++: hot() has ticks" "$xx_self" '^[1-9][0-9]*$'
+ok "C++: the inlined loop's lines hold nearly all of them (>= 90%)" test $((xx_loop * 10)) -ge $((xx_self * 9))
+
 # A one-slot table: the first address takes it, every other tick is
 # unplaced, and still counted on its context.
 ok "run with a one-slot address table" sh -c \

@@ -13,6 +13,7 @@
 #include <bfd.h>
 
 #include "cgtree_symbols.h"
+#include "hashmap.h"
 #include "symtab_bfd.h"
 
 #define DEMANGLE_FLAGS 3  /* DMGL_PARAMS | DMGL_ANSI, as gprof and nm -C use */
@@ -29,6 +30,11 @@ struct cgt_symtab {
 	asymbol **syms;
 	struct entry *v;
 	size_t n;
+	/* Names DWARF gives cg_objsym_line, demangled once each: keyed by
+	 * BFD's string (stable until close), the value indexes line_names. */
+	struct cg_hashmap line_name_index;
+	char **line_names;
+	size_t nline_names, capline_names;
 };
 
 static int by_addr(const void *a, const void *b)
@@ -150,6 +156,38 @@ static asection *code_section(bfd *abfd, uint64_t addr)
 	return NULL;
 }
 
+/* DWARF names a C++ function (an inlined copy above all) by its linkage
+ * name, _ZN2ns3Acc3addEl, where the symbol table's names are demangled
+ * (ns::Acc::add(long)): demangle it the same way, so that a caller can
+ * compare the two.  A name that does not demangle, or no memory, gives
+ * the name as DWARF has it. */
+static const char *line_function_name(cgt_symtab *t, const char *raw)
+{
+	if (raw[0] != '_')
+		return raw;  /* every mangled name BFD demangles starts with _ */
+	uint64_t key = (uint64_t)(uintptr_t)raw;
+	uint32_t i;
+	if (cg_hashmap_get(&t->line_name_index, key, &i))
+		return t->line_names[i] ? t->line_names[i] : raw;
+	if (t->nline_names >= UINT32_MAX - 1)
+		return raw;
+	if (t->nline_names == t->capline_names) {
+		size_t cap = t->capline_names ? 2 * t->capline_names : 16;
+		char **v = realloc(t->line_names, cap * sizeof *v);
+		if (!v)
+			return raw;
+		t->line_names = v;
+		t->capline_names = cap;
+	}
+	char *dem = bfd_demangle(t->abfd, raw, DEMANGLE_FLAGS);
+	if (cg_hashmap_put(&t->line_name_index, key, (uint32_t)t->nline_names)) {
+		free(dem);
+		return raw;
+	}
+	t->line_names[t->nline_names++] = dem;
+	return dem ? dem : raw;
+}
+
 int cg_objsym_line(cgt_symtab *t, uint64_t addr, const char **file, unsigned *line,
 		   const char **func)
 {
@@ -161,7 +199,7 @@ int cg_objsym_line(cgt_symtab *t, uint64_t addr, const char **file, unsigned *li
 		return -1;
 	*file = f && *f ? f : NULL;
 	*line = l;
-	*func = fn && *fn ? fn : NULL;
+	*func = fn && *fn ? line_function_name(t, fn) : NULL;
 	return 0;
 }
 
@@ -171,6 +209,10 @@ void cg_objsym_close(cgt_symtab *t)
 		return;
 	for (size_t i = 0; i < t->n; i++)
 		free(t->v[i].demangled);
+	for (size_t i = 0; i < t->nline_names; i++)
+		free(t->line_names[i]);
+	free(t->line_names);
+	cg_hashmap_release(&t->line_name_index);
 	free(t->v);
 	free(t->syms);
 	if (t->abfd)

@@ -27,8 +27,9 @@ cgt_symtab *cg_objsym_open(const char *path);
 int cg_objsym_lookup(cgt_symtab *t, uint64_t addr, cgt_symbol *out);
 /* The source line of the instruction at `addr` (an address in the object
  * file) from DWARF's line table: 0 with *file (NULL when unknown), *line
- * and *func (the innermost function there, an inlined one included; NULL
- * when unknown), -1 when no line is known.  Strings are borrowed until
+ * and *func (the innermost function there, an inlined one included,
+ * demangled as cg_objsym_lookup's names are; NULL when unknown), -1 when
+ * no line is known.  Strings are borrowed until
  * cg_objsym_close. */
 int cg_objsym_line(cgt_symtab *t, uint64_t addr, const char **file, unsigned *line,
 		   const char **func);
