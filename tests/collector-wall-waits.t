@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# A waiting program waits as long under the collector: the calls of
+# signal(7)'s "never restarted" list that collector-wall-sleep.t does not
+# cover (sigtimedwait, sigwaitinfo, sigwait, epoll_pwait2, msgrcv, msgsnd,
+# semop, semtimedop).  Without the preload's wrappers each SIGPROF tick of
+# the wall-mode timer makes them fail with EINTR, and a wait for a set that
+# holds SIGPROF receives the collector's ticks.  With them the program sees
+# the same results as without the collector, other signals still interrupt
+# the calls, and the whole wait is charged to the function that waited.
+. "${CG_TOP:-.}/tests/lib.sh"
+P=$CG_BUILD/tests/collector/waiter
+paths() { sh "$CG_TOP/testdata/collector/paths.sh" "$@"; }
+cd "$WORK" || exit 1
+
+# self cost of main/.../FUNCTION in a cgtree file
+cost_of() {
+	paths "$1" | awk -v f="$2" '$1 ~ ("/" f "$") { sub("cost=", "", $5); print $5 }'
+}
+
+# waiter's functions and how long each waits, in tenths of a second.
+waits_fns="wait_sigtimedwait:3 wait_sigwaitinfo:3 wait_sigwait:3 wait_epoll_pwait2:4
+	wait_msgrcv:3 wait_msgsnd:3 wait_semop:3 wait_semtimedop:3"
+sigprof_fns="take_sigwaitinfo:3 take_sigtimedwait:3 take_sigwait:3 own_sigprofs:5"
+
+for scenario in waits sigprof; do
+	# Each call returns what it should after at least its time (the
+	# program measures CLOCK_MONOTONIC itself; no upper bound is checked)
+	# and prints "…: yes" for every property it checks.
+	"$P" $scenario >$scenario-plain.txt
+	plain=$?
+	is "$scenario: the program runs fine without the collector" "$plain" 0
+	ok "$scenario: every check of the program holds without the collector" \
+		sh -c "! grep -q ': no\$' $scenario-plain.txt"
+	if [ $scenario = waits ]; then fns=$waits_fns; else fns=$sigprof_fns; fi
+	for hz in 100 1000; do
+		out=$scenario$hz
+		"$BIN/cgrun" -q --time=wall --hz=$hz -o $out.cgt "$P" $scenario >$out.txt
+		is "$scenario, wall $hz Hz: exit status as without the collector" "$?" "$plain"
+		cmp_files "$scenario, wall $hz Hz: every result as without the collector" \
+			$scenario-plain.txt $out.txt
+		# At least 80% of the periods a function waits are its own
+		# self cost (the timer's overrun, counted while SIGPROF was
+		# held, or the ticks sigtimedwait took out of the program's
+		# set).
+		sum=0
+		for fw in $fns; do
+			fn=${fw%:*}
+			tenths=${fw#*:}
+			want=$((tenths * hz / 10 * 8 / 10))
+			sum=$((sum + want))
+			cost=$(cost_of $out.cgt "$fn")
+			ok "$scenario, wall $hz Hz: $fn's self cost ${cost:-none} ticks >= $want" \
+				test "${cost:-0}" -ge "$want"
+		done
+		# The waits' ticks are neither lost nor taken for the
+		# collector's own time (bounded as in collector-wall-sleep.t).
+		misplaced=$(awk '$1 == "endthread" { for (i = 2; i < NF; i++) if ($i == "overhead" || $i == "lost") n += $(i + 1) } END { print n + 0 }' $out.cgt)
+		ok "$scenario, wall $hz Hz: overhead and lost ticks $misplaced < $((sum / 10))" \
+			test "$misplaced" -lt $((sum / 10))
+	done
+	# cpu mode: the same results (a tick can land on the way into a wait;
+	# while SIGPROF is blocked by the program, ticks of the busy parts
+	# stay pending for its sigtimedwait).
+	"$BIN/cgrun" -q --time=cpu -o $scenario-cpu.cgt "$P" $scenario >$scenario-cpu.txt
+	is "$scenario, cpu: exit status as without the collector" "$?" "$plain"
+	cmp_files "$scenario, cpu: results as without the collector" \
+		$scenario-plain.txt $scenario-cpu.txt
+done
+
+# Another signal still interrupts each call: EINTR, as the program expects.
+"$P" interrupt >iplain.txt
+is "interrupt: runs fine without the collector" "$?" 0
+is "interrupt: the plain run saw EINTR each time" "$(grep -c 'Interrupted system call' iplain.txt)" 7
+"$BIN/cgrun" -q --time=wall --hz=1000 -o i.cgt "$P" interrupt >iwall.txt
+is "interrupt, wall: exit status as without the collector" "$?" 0
+cmp_files "interrupt, wall: each call sees EINTR from SIGUSR1 as without the collector" \
+	iplain.txt iwall.txt
+
+done_testing
