@@ -235,6 +235,24 @@ static int semaphore(void)
 	return s;  /* Linux: a new semaphore is 0 */
 }
 
+/* The helper-thread waits block in functions of their own: the wait's
+ * time must land there, not in the pthread_join that follows. */
+static ssize_t in_msgrcv(int q, struct msg8 *m)
+{
+	return msgrcv(q, m, sizeof m->text, 0, 0);
+}
+
+static int in_msgsnd(int q, const struct msg8 *m)
+{
+	return msgsnd(q, m, sizeof m->text, 0);
+}
+
+static int in_semop(int s)
+{
+	struct sembuf down = { 0, -1, 0 };
+	return semop(s, &down, 1);
+}
+
 static void wait_msgrcv(void)
 {
 	int q = queue();
@@ -243,7 +261,7 @@ static void wait_msgrcv(void)
 	pthread_t th = later_do(&l);
 	struct msg8 m;
 	memset(&m, 0, sizeof m);
-	ssize_t rc = msgrcv(q, &m, sizeof m.text, 0, 0);
+	ssize_t rc = in_msgrcv(q, &m);
 	result("msgrcv(), a message in 0.3 s", (long)rc);
 	printf("msgrcv got: %s\n", rc > 0 ? m.text : "nothing");
 	slept("msgrcv", t, 0.3);
@@ -265,7 +283,7 @@ static void wait_msgsnd(void)
 	double t = now();
 	struct later l = { q, RECEIVE };
 	pthread_t th = later_do(&l);
-	int rc = msgsnd(q, &m, sizeof m.text, 0);
+	int rc = in_msgsnd(q, &m);
 	result("msgsnd() to a full queue, room in 0.3 s", rc);
 	slept("msgsnd", t, 0.3);
 	pthread_join(th, NULL);
@@ -278,8 +296,7 @@ static void wait_semop(void)
 	double t = now();
 	struct later l = { s, POST };
 	pthread_t th = later_do(&l);
-	struct sembuf down = { 0, -1, 0 };
-	int rc = semop(s, &down, 1);
+	int rc = in_semop(s);
 	result("semop(-1), posted in 0.3 s", rc);
 	slept("semop", t, 0.3);
 	pthread_join(th, NULL);
