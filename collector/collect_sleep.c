@@ -379,9 +379,16 @@ static int SLEEP_FN wait_without_ticks(const sigset_t *set, siginfo_t *info,
 				       const struct timespec *timeout, uintptr_t site)
 {
 	struct timespec deadline = { 0, 0 }, left = { 0, 0 };
+	/* Longer than any run (a program's "for ever"): the deadline is not
+	 * computed, which could overflow, and each wait gets it whole. */
+	int endless = 0;
 	if (timeout) {
 		if (timeout->tv_nsec < 0 || timeout->tv_nsec >= 1000000000L || timeout->tv_sec < 0)
 			return real_sigtimedwait(set, info, timeout);  /* its EINVAL */
+		endless = timeout->tv_sec > ((time_t)1 << 40);
+		left = *timeout;
+	}
+	if (timeout && !endless) {
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
 		deadline.tv_sec += timeout->tv_sec;
 		deadline.tv_nsec += timeout->tv_nsec;
@@ -389,7 +396,6 @@ static int SLEEP_FN wait_without_ticks(const sigset_t *set, siginfo_t *info,
 			deadline.tv_nsec -= 1000000000L;
 			deadline.tv_sec++;
 		}
-		left = *timeout;
 	}
 	int held = hold_begin();
 	siginfo_t got;
@@ -398,7 +404,7 @@ static int SLEEP_FN wait_without_ticks(const sigset_t *set, siginfo_t *info,
 		rc = real_sigtimedwait(set, &got, timeout ? &left : NULL);
 		if (rc != SIGPROF || !cgc_tick_taken(&got, site))
 			break;
-		if (timeout) {
+		if (timeout && !endless) {
 			struct timespec now;
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			left = time_left(deadline, now);

@@ -26,7 +26,7 @@ cost_of() {
 # was started just before).
 waits_fns="wait_sigtimedwait:3 wait_sigwaitinfo:3 wait_sigwait:3 wait_epoll_pwait2:4
 	in_msgrcv:2 in_msgsnd:2 in_semop:2 wait_semtimedop:3"
-sigprof_fns="take_sigwaitinfo:3 take_sigtimedwait:3 take_sigwait:3 own_sigprofs:5"
+sigprof_fns="take_sigwaitinfo:3 take_sigtimedwait:5 take_sigwait:3 own_sigprofs:5"
 
 for scenario in waits sigprof; do
 	# Each call returns what it should after at least its time (the

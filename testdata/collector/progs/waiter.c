@@ -384,6 +384,16 @@ static void take_sigtimedwait(void)
 	result("sigtimedwait(PROF USR2, 0.3 s)", rc);
 	slept("sigtimedwait", t, 0.3);
 	set_is("sigtimedwait's set", &set, prof_usr2);
+
+	/* The largest timeout, a program's "for ever". */
+	struct timespec ever = { (time_t)(~0ULL >> 1), 999999999 };
+	t = now();
+	timer_t timer = signal_in(SIGUSR2, 6, 0.2);
+	rc = sigtimedwait(&set, &si, &ever);
+	printf("sigtimedwait(PROF USR2, largest timeout), USR2 in 0.2 s = %s\n",
+	       rc == SIGUSR2 ? "SIGUSR2" : rc == SIGPROF ? "SIGPROF" : "other");
+	slept("sigtimedwait for ever", t, 0.2);
+	timer_delete(timer);
 }
 
 static void take_sigwait(void)
