@@ -8,6 +8,7 @@
 # the same results as without the collector, other signals still interrupt
 # the calls, and the whole wait is charged to the function that waited.
 . "${CG_TOP:-.}/tests/lib.sh"
+require_tool timeout addr2line
 P=$CG_BUILD/tests/collector/waiter
 paths() { sh "$CG_TOP/testdata/collector/paths.sh" "$@"; }
 cd "$WORK" || exit 1
@@ -58,6 +59,26 @@ for scenario in waits sigprof; do
 			ok "$scenario, wall $hz Hz: $fn's self cost ${cost:-none} ticks >= $want" \
 				test "${cost:-0}" -ge "$want"
 		done
+		if [ $scenario = sigprof ]; then
+			# The ticks a wait took out of the program's set are
+			# placed at its call: every heavy `at` record of the
+			# main thread (>= a third of a 0.3 s wait) is on a line
+			# of waiter.c that calls sigwaitinfo, sigtimedwait or
+			# sigwait, at least one per wait: take_sigwaitinfo's,
+			# take_sigtimedwait's two, take_sigwait's, and in
+			# own_sigprofs the wait for its own timer and the
+			# zero-timeout poll after a sleep with SIGPROF blocked.
+			awk -v min=$((hz / 10)) '$1 == "thread" { t = $2 } $1 == "at" && t == 0 && $3 == 0 && $5 >= min { print $4 }' \
+				$out.cgt | addr2line -e "$P" | sed 's/.*://; s/ .*//' >heavy$hz.txt
+			placed=0
+			while read -r line; do
+				sed -n "${line}p" "$CG_TOP/testdata/collector/progs/waiter.c" |
+					grep -q -E 'sig(waitinfo|timedwait|wait)\(' && placed=$((placed + 1))
+			done <heavy$hz.txt
+			heavy=$(wc -l <heavy$hz.txt)
+			ok "$scenario, wall $hz Hz: the taken ticks are placed on the lines that wait: $placed of $heavy >= 6 heavy records (lines $(tr '\n' ' ' <heavy$hz.txt))" \
+				test "$placed" -eq "$heavy" -a "$heavy" -ge 6
+		fi
 		# The waits' ticks are neither lost nor taken for the
 		# collector's own time (bounded as in collector-wall-sleep.t).
 		misplaced=$(awk '$1 == "endthread" { for (i = 2; i < NF; i++) if ($i == "overhead" || $i == "lost") n += $(i + 1) } END { print n + 0 }' $out.cgt)
