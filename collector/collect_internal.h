@@ -171,6 +171,11 @@ int cgc_add_noprofile(uintptr_t addr) CGC_HIDDEN;
 /* collect_thread.c: threads */
 struct cgc_thread *cgc_thread_init(void) CGC_HIDDEN;
 void cgc_stop_thread(struct cgc_thread *th, int status) CGC_HIDDEN;
+/* A SIGPROF that sigtimedwait and the like dequeued for the program (it
+ * waits for SIGPROF itself): when it is one of our ticks, charges it (with
+ * its overrun) at site as the handler would and returns 1, so the caller
+ * waits on; 0 when it is the program's.  Call with SIGPROF blocked. */
+int cgc_tick_taken(const siginfo_t *si, uintptr_t site) CGC_HIDDEN;
 
 /* collect_lines.c: where in a context the ticks landed (a side table, so
  * the node struct the hooks walk stays as it is). */

@@ -15,7 +15,9 @@
  *   dlclose            the object list is refreshed first, so the functions
  *                      of the library keep their names in the file
  *   nanosleep, sleep,  keep SIGPROF pending while they block, so a tick
- *   poll, select ...   does not cut them short (collect_sleep.c)
+ *   poll, select,      does not cut them short; a wait for a set holding
+ *   sigtimedwait,      SIGPROF gets the program's SIGPROFs, never our
+ *   msgrcv, semop ...  ticks (collect_sleep.c)
  *
  * dlopen is deliberately not wrapped: glibc resolves $ORIGIN and the
  * search path from the caller's object, which a wrapper would change.

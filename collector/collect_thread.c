@@ -50,31 +50,13 @@ void CGC_COLD cgc_stop_thread(struct cgc_thread *th, int status)
  * program's setitimer, kill, raise, its own timers) is the program's. */
 static const char g_tick_tag[1];
 
-static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
+/* Charges n ticks, taken at pc, to this thread's current context (or to
+ * the collector's overhead when pc is in its code).  SIGPROF is blocked:
+ * we run in its handler, or a wrapper that holds it. */
+static inline __attribute__((always_inline)) void CGC_TEXT
+charge(struct cgc_thread *th, uintptr_t pc, uint64_t n)
 {
-	if (__builtin_expect(si->si_code != SI_TIMER || si->si_value.sival_ptr != g_tick_tag, 0)) {
-		cgc_signal_forward(sig, si, ucv);
-		return;
-	}
-	struct cgc_thread *th = cgc_tls.th;
-	if (!th)
-		return;
-	uint64_t n = 1 + (si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0);
 	th->samples += n;
-	uintptr_t pc = 0;
-#if defined(__x86_64__)
-	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.pc;
-#elif defined(__i386__)
-	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_EIP];
-#elif defined(__riscv)
-	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.__gregs[REG_PC];
-#else
-	/* Unknown machine: no address, so every tick is unplaced (still
-	 * counted on its context). */
-	(void)ucv;
-#endif
 	struct cgc_node *cur = cgc_current_node();
 	if (pc >= (uintptr_t)__start_cgc_text && pc < (uintptr_t)__stop_cgc_text) {
 		th->overhead += n;
@@ -89,6 +71,52 @@ static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
 	} else {
 		th->lost += n;
 	}
+}
+
+static inline int CGC_TEXT is_our_tick(const siginfo_t *si)
+{
+	return si->si_code == SI_TIMER && si->si_value.sival_ptr == g_tick_tag;
+}
+
+static inline uint64_t CGC_TEXT tick_count(const siginfo_t *si)
+{
+	return 1 + (si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0);
+}
+
+static void CGC_TEXT on_tick(int sig, siginfo_t *si, void *ucv)
+{
+	if (__builtin_expect(!is_our_tick(si), 0)) {
+		cgc_signal_forward(sig, si, ucv);
+		return;
+	}
+	struct cgc_thread *th = cgc_tls.th;
+	if (!th)
+		return;
+	uintptr_t pc = 0;
+#if defined(__x86_64__)
+	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.pc;
+#elif defined(__i386__)
+	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.gregs[REG_EIP];
+#elif defined(__riscv)
+	pc = (uintptr_t)((ucontext_t *)ucv)->uc_mcontext.__gregs[REG_PC];
+#else
+	/* Unknown machine: no address, so every tick is unplaced (still
+	 * counted on its context). */
+	(void)ucv;
+#endif
+	charge(th, pc, tick_count(si));
+}
+
+int CGC_TEXT cgc_tick_taken(const siginfo_t *si, uintptr_t site)
+{
+	if (!is_our_tick(si))
+		return 0;
+	struct cgc_thread *th = cgc_tls.th;
+	if (th)
+		charge(th, site, tick_count(si));
+	return 1;
 }
 
 static void CGC_TEXT start_timer(struct cgc_thread *th)
