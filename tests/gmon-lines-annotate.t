@@ -7,9 +7,8 @@
 # sample placed by hand in a gmon.out of the live program:
 #  - every sample of a function in code inlined from a header (a short
 #    run of the inline program: all of other()'s samples in helper.h.
-#    In gmon-lines-callgrind.t's run about 5 of other()'s 65 samples fall
-#    in other.c, so about one run in 150 has none; with n=1500, 9 runs
-#    in 30 had none)
+#    In gmon-lines-callgrind.t's run about 4 of other()'s 65 samples fall
+#    in other.c; 2 runs in 200 had none, and with n=1500 9 runs in 30)
 #  - calls made from inlined code that has no samples (main's calls are
 #    sites in twice.h)
 # References: callgrind_annotate (its stderr and output), gprof -b -l -p
