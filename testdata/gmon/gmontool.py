@@ -123,4 +123,5 @@ def main():
     open(dst, 'wb').write(out)
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -54,6 +54,14 @@ struct writer {
 	int have_last;
 	uint64_t last_addr;
 	uint32_t last_line;
+	/* the files the current function's block has written a self cost
+	 * line in: callgrind_annotate's source annotation takes a file in
+	 * which a function only has call lines, or no lines at all (its
+	 * costs all in inlined code), for an empty one and prints perl
+	 * warnings about it ("Use of uninitialized value"), so every file a
+	 * block names gets a self line, zero if need be */
+	const char **self_files;
+	size_t n_self_files, cap_self_files;
 };
 
 static cg_cost clamp(cg_cost c)
@@ -193,6 +201,45 @@ static int switch_file(struct writer *w, const char *file)
 	return rc;
 }
 
+/* Whether the file in force has a self line of this block (self_files). */
+static int has_self_line(const struct writer *w)
+{
+	for (size_t i = 0; i < w->n_self_files; i++)
+		if (w->self_files[i] == w->cur_in)
+			return 1;
+	return 0;
+}
+
+/* A self cost line at a position of the file in force, noted as that
+ * file's self line in this block. */
+static int put_self_at(struct writer *w, uint64_t addr, uint32_t line, const cg_cost *c)
+{
+	put_costs_at(w, addr, line, c);
+	if (has_self_line(w))
+		return 0;
+	if (w->n_self_files == w->cap_self_files) {
+		size_t cap = w->cap_self_files ? 2 * w->cap_self_files : 8;
+		const char **grown = realloc(w->self_files, cap * sizeof *grown);
+		if (!grown)
+			return CG_ENOMEM;
+		w->self_files = grown;
+		w->cap_self_files = cap;
+	}
+	w->self_files[w->n_self_files++] = w->cur_in;
+	return 0;
+}
+
+/* A zero self line at addr/line when the file in force has none yet in
+ * this block (a call made from inlined code that has no cost of its
+ * own): see self_files.  "???" is never annotated. */
+static int put_self_line_if_none(struct writer *w, uint64_t addr, uint32_t line)
+{
+	if (has_self_line(w) || !strcmp(w->cur_in, "???"))
+		return 0;
+	const cg_cost zero[CG_MAX_EVENTS] = { 0 };
+	return put_self_at(w, addr, line, zero);
+}
+
 static int by_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -304,14 +351,18 @@ static int put_self_positions(struct writer *w, unsigned part, cg_fid f, const c
 			      int *any)
 {
 	const cg_profile *p = w->p;
+	const cg_function *fn = cg_profile_function(p, f);
 	int exact = cg_profile_has_self_exact(p, part);
 	size_t n = 0, cursor = 0;
+	int in_own_file = 0;
 	cg_position at;
 	const cg_cost *pc;
 	double ex;
 	*any = 0;
-	while (cg_pos_next_self_exact(p, part, f, &cursor, &at, &pc, &ex))
+	while (cg_pos_next_self_exact(p, part, f, &cursor, &at, &pc, &ex)) {
 		n++;
+		in_own_file |= !at.file || at.file == fn->file;
+	}
 	if (!n)
 		return 0;
 	double *v = malloc(n * sizeof *v);
@@ -335,12 +386,20 @@ static int put_self_positions(struct writer *w, unsigned part, cg_fid f, const c
 		for (i = 0; i < n; i++)
 			out[i * w->nev + e] = col[i];
 	}
+	/* all of f's cost in inlined code (a few samples that all fell in
+	 * a header's lines): its own file gets a zero line at f's entry, as
+	 * a function without positions does, before the fi= lines */
+	if (!in_own_file && fn->file) {
+		const cg_cost zero[CG_MAX_EVENTS] = { 0 };
+		if ((rc = put_self_at(w, fn->flags & CG_FN_HAS_ADDR ? fn->addr : 0, fn->line, zero)))
+			goto done;
+	}
 	size_t i = 0;
 	cursor = 0;
 	while (cg_pos_next_self_exact(p, part, f, &cursor, &at, &pc, &ex)) {
-		if ((rc = switch_file(w, at.file)))
+		if ((rc = switch_file(w, at.file)) ||
+		    (rc = put_self_at(w, at.addr, at.line, out + i * w->nev)))
 			goto done;
-		put_costs_at(w, at.addr, at.line, out + i * w->nev);
 		i++;
 	}
 	*any = 1;
@@ -377,7 +436,8 @@ static int put_call_sites(struct writer *w, unsigned part, size_t i, const cg_co
 		cursor = 0;
 		while (cg_profile_next_arc_site(p, part, i, &cursor, &site, &count, &incl)) {
 			int rc = switch_file(w, site.file);
-			if (rc || (rc = put_call(w, a, site.addr, site.line, count, incl)))
+			if (rc || (rc = put_self_line_if_none(w, site.addr, site.line)) ||
+			    (rc = put_call(w, a, site.addr, site.line, count, incl)))
 				return rc;
 		}
 		*any = 1;
@@ -404,6 +464,7 @@ static int put_call_sites(struct writer *w, unsigned part, size_t i, const cg_co
 	cursor = 0;
 	while (cg_profile_next_arc_site(p, part, i, &cursor, &site, &count, &incl)) {
 		if ((rc = switch_file(w, site.file)) ||
+		    (rc = put_self_line_if_none(w, site.addr, site.line)) ||
 		    (rc = put_call(w, a, site.addr, site.line, count, out + k * w->nev)))
 			goto done;
 		k++;
@@ -661,6 +722,7 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		put_function(w, "fn", (cg_fid)f);
 		w->have_last = 0;
 		w->cur_in = w->cur_fl;
+		w->n_self_files = 0;
 		/* a self line even when it is zero: callgrind_annotate's
 		 * source annotation warns about files with call lines only */
 		int any_pos = 0;
@@ -670,8 +732,8 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 		 * function's first instruction, not at address 0: KCachegrind's
 		 * machine code view lists it there */
 		uint64_t entry = fn->flags & CG_FN_HAS_ADDR ? fn->addr : 0;
-		if (!any_pos)
-			put_costs_at(w, entry, fn->line, s);
+		if (!any_pos && (rc = put_self_at(w, entry, fn->line, s)))
+			goto out;
 		for (uint32_t k = first[f]; k < first[f + 1]; k++) {
 			uint32_t i = order[k];
 			const cg_arc *a = cg_profile_arc(p, part, i);
@@ -688,8 +750,12 @@ static int write_part(struct writer *w, const cg_profile *p, unsigned part, unsi
 			int any_site = 0;
 			if (w->use_pos && (rc = put_call_sites(w, part, i, call_cost, &any_site)))
 				goto out;
-			if (!any_site && (rc = put_call(w, a, entry, a->line ? a->line : fn->line, a->count,
-							call_cost)))
+			/* a call without a site of its own is at the function's
+			 * line, in its own file (the last self line may have
+			 * left an inlined file in force) */
+			if (!any_site && ((rc = switch_file(w, NULL)) ||
+					  (rc = put_call(w, a, entry, a->line ? a->line : fn->line,
+							 a->count, call_cost))))
 				goto out;
 		}
 		for (uint32_t k = jfirst[f]; k < jfirst[f + 1]; k++)
@@ -838,6 +904,7 @@ int cg_write_callgrind(const cg_profile *profile, FILE *out, const cg_callgrind_
 	rc = ferror(out) ? CG_EIO : 0;
 out:
 	free(w.fn_ids);
+	free(w.self_files);
 	cg_hashmap_release(&w.ob_ids);
 	cg_hashmap_release(&w.fl_ids);
 	cg_profile_free(merged);
