@@ -103,8 +103,9 @@ static int cmp_entry_tmp(const void *l, const void *r)
 	return a->id_rank < b->id_rank ? -1 : a->id_rank > b->id_rank;
 }
 
-/* Does the string at `s` match (cached: consecutive symbols, e.g. a
- * function's line symbols, share their name and file pointers)? */
+/* The last string a pattern part was compared with and the outcome:
+ * the symbols of one source file mostly come one after the other, and
+ * the same pointer is the same string. */
 typedef struct match_cache {
 	const char *s;
 	int known, match;
@@ -138,13 +139,14 @@ typedef struct run_search {
 	match_cache names, files;
 } run_search;
 
-static int add_to_run(run_search *r, uint32_t s)
+/* Symbols first..last match r's pattern. */
+static int add_to_run(run_search *r, uint32_t first, uint32_t last)
 {
 	gp_range **runs = r->runs;
 	size_t *n = r->n;
 
-	if (*n && (*runs)[*n - 1].last + 1 == s) {
-		(*runs)[*n - 1].last = s;
+	if (*n && (*runs)[*n - 1].last + 1 == first) {
+		(*runs)[*n - 1].last = last;
 		return 0;
 	}
 	if (*n == r->cap) {
@@ -155,32 +157,40 @@ static int add_to_run(run_search *r, uint32_t s)
 		*runs = nr;
 		r->cap = cap;
 	}
-	(*runs)[(*n)++] = (gp_range){ s, s };
+	(*runs)[(*n)++] = (gp_range){ first, last };
 	return 0;
 }
 
 /* For each search, the runs of consecutive symbols matching its pattern
  * (the file's base name, the line and the name, each when given).  One
- * pass over the symbols for all patterns: with line symbols the table is
- * large and a pass per pattern costs more in memory traffic than in
- * matching. */
+ * pass over the symbols for all patterns, a block of consecutive symbols
+ * sharing name and file (a function and its line symbols) at a time:
+ * a pattern without a line matches all of the block or none of it. */
 static int collect_runs(const cg_gprof_analysis *a, run_search *rs, size_t nrs)
 {
 	for (size_t i = 0; i < nrs; i++) {
 		*rs[i].runs = NULL;
 		*rs[i].n = 0;
 	}
-	for (uint32_t s = 0; s < a->nsyms; s++) {
+	for (uint32_t s = 0, e; s < a->nsyms; s = e) {
 		const gp_sym *sym = &a->syms[s];
+		for (e = s + 1; e < a->nsyms; e++)
+			if (a->syms[e].name != sym->name || a->syms[e].file != sym->file)
+				break;
 		for (size_t i = 0; i < nrs; i++) {
 			run_search *r = &rs[i];
 			const pattern *p = r->p;
-			if ((p->line && p->line != sym->line) ||
-			    (p->file && !file_matches(&r->files, p->file, sym->file)) ||
+			if ((p->file && !file_matches(&r->files, p->file, sym->file)) ||
 			    (p->name && !name_matches(&r->names, p->name, sym->name)))
 				continue;
-			if (add_to_run(r, s))
-				return CG_ENOMEM;
+			if (!p->line) {
+				if (add_to_run(r, s, e - 1))
+					return CG_ENOMEM;
+				continue;
+			}
+			for (uint32_t k = s; k < e; k++)
+				if (a->syms[k].line == p->line && add_to_run(r, k, k))
+					return CG_ENOMEM;
 		}
 	}
 	return 0;
