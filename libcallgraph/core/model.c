@@ -417,6 +417,13 @@ int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
 				     out);
 }
 
+int cg_profile_add_function_interned(cg_profile *p, const cg_function *fn, cg_fid *out)
+{
+	if (!fn->name || p->nfuncs >= CG_NO_FUNC - 1)
+		return CG_EUSAGE;
+	return add_interned_function(p, fn, fn_identity_hash(fn->name, fn->object, fn->file), out);
+}
+
 int cg_profile_intern_function_interned(cg_profile *p, const char *n, const char *o,
 					const char *fl, cg_fid *out)
 {
