@@ -829,6 +829,11 @@ int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executab
 	rc = cg_symtab_load(&r->st, p, executable, &so, err);
 	if (rc < 0)
 		goto fail;
+	rc = cg_profile_reserve_functions(p, r->st.n);
+	if (rc < 0) {
+		cg_error_set(err, rc, "%s: cannot add %zu functions", executable, r->st.n);
+		goto fail;
+	}
 	for (i = 0; i < r->st.n; i++) {
 		const cg_sym *s = &r->st.syms[i];
 		cg_function fn;
