@@ -491,54 +491,79 @@ static int load_symbols(cg_linemap *m)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Sorts a[0..n) with tmp[0..n) as scratch: a least significant digit
+ * radix sort, a byte at a time, skipping the bytes all values share
+ * (addresses of one executable differ in their low three or four). */
+static void sort_u64(uint64_t *a, uint64_t *tmp, size_t n)
 {
-	uint64_t l = *(const uint64_t *)a, r = *(const uint64_t *)b;
+	uint64_t *from = a, *to = tmp, *swap;
+	unsigned shift;
+	size_t i;
 
-	return l < r ? -1 : l > r;
-}
+	for (shift = 0; shift < 64 && n > 1; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0, c;
+		unsigned b;
 
-static int add_bound(cg_linemap *m, size_t *cap, uint64_t a)
-{
-	if (cg_array_grow((void **)&m->bounds, cap, m->nbounds + 1, sizeof *m->bounds, 64))
-		return -1;
-	m->bounds[m->nbounds++] = a;
-	return 0;
+		for (i = 0; i < n; i++)
+			count[(from[i] >> shift) & 255]++;
+		if (count[(from[0] >> shift) & 255] == n)
+			continue;
+		for (b = 0; b < 256; b++) {
+			c = count[b];
+			count[b] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i] >> shift) & 255]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != a)
+		memcpy(a, from, n * sizeof *a);
 }
 
 static int collect_bounds(cg_linemap *m)
 {
-	size_t cap = 0, i, j, k;
+	size_t cap = 0, need = m->nsyms + 2 * m->nuranges, n = 0, i, j, k;
+	uint64_t *b, *tmp;
 
+	for (i = 0; i < m->nunits; i++)
+		need += m->units[i].nrows + 2 * m->units[i].nseqs + 2 * m->units[i].nfranges;
+	if (need == 0)
+		return 0;
+	if (cg_array_grow((void **)&m->bounds, &cap, need, sizeof *m->bounds, need))
+		return -1;
+	b = m->bounds;
 	for (i = 0; i < m->nunits; i++) {
 		const lm_unit *u = &m->units[i];
 
 		for (j = 0; j < u->nrows; j++)
-			if (add_bound(m, &cap, u->rows[j].addr) < 0)
-				return -1;
-		for (j = 0; j < u->nseqs; j++)
-			if (add_bound(m, &cap, u->seqs[j].low) < 0 ||
-			    add_bound(m, &cap, u->seqs[j].high) < 0)
-				return -1;
-		for (j = 0; j < u->nfranges; j++)
-			if (add_bound(m, &cap, u->franges[j].low) < 0 ||
-			    add_bound(m, &cap, u->franges[j].high) < 0)
-				return -1;
+			b[n++] = u->rows[j].addr;
+		for (j = 0; j < u->nseqs; j++) {
+			b[n++] = u->seqs[j].low;
+			b[n++] = u->seqs[j].high;
+		}
+		for (j = 0; j < u->nfranges; j++) {
+			b[n++] = u->franges[j].low;
+			b[n++] = u->franges[j].high;
+		}
 	}
-	for (i = 0; i < m->nuranges; i++)
-		if (add_bound(m, &cap, m->uranges[i].low) < 0 ||
-		    add_bound(m, &cap, m->uranges[i].high) < 0)
-			return -1;
+	for (i = 0; i < m->nuranges; i++) {
+		b[n++] = m->uranges[i].low;
+		b[n++] = m->uranges[i].high;
+	}
 	for (i = 0; i < m->nsyms; i++)
-		if (add_bound(m, &cap, m->syms[i].key + m->text_vma) < 0)
-			return -1;
-	if (m->nbounds == 0)
-		return 0;
-	qsort(m->bounds, m->nbounds, sizeof *m->bounds, cmp_u64);
+		b[n++] = m->syms[i].key + m->text_vma;
+	tmp = malloc(n * sizeof *tmp);
+	if (tmp == NULL)
+		return -1;
+	sort_u64(b, tmp, n);
+	free(tmp);
 	k = 1;
-	for (i = 1; i < m->nbounds; i++)
-		if (m->bounds[i] != m->bounds[k - 1])
-			m->bounds[k++] = m->bounds[i];
+	for (i = 1; i < n; i++)
+		if (b[i] != b[k - 1])
+			b[k++] = b[i];
 	m->nbounds = k;
 	return 0;
 }
