@@ -586,6 +586,15 @@ int cg_symtab_load(cg_symtab *t, cg_profile *p, const char *path, const cg_symta
 		rc = collect_external(t, p, text, path, o, err);
 	else
 		rc = collect(t, p, abfd, text, syms, nsyms, path, o, err);
+	if (rc == 0) {
+		t->addrs = malloc((t->n ? t->n : 1) * sizeof *t->addrs);
+		if (t->addrs == NULL) {
+			rc = nomem(err, path);
+			goto out;
+		}
+		for (size_t i = 0; i < t->n; i++)
+			t->addrs[i] = t->syms[i].addr;
+	}
 out:
 	free(syms);
 	bfd_close(abfd);
@@ -597,7 +606,9 @@ out:
 void cg_symtab_release(cg_symtab *t)
 {
 	free(t->syms);
+	free(t->addrs);
 	t->syms = NULL;
+	t->addrs = NULL;
 	t->n = 0;
 }
 
@@ -608,13 +619,24 @@ long cg_symtab_lookup(const cg_symtab *t, uint64_t addr)
 	if (t->n == 0 || addr < t->syms[0].addr)
 		return -1;
 	/* greatest i with syms[i].addr <= addr */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (t->addrs) {
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
 
-		if (t->syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
+			if (t->addrs[mid] <= addr)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	} else {
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->syms[mid].addr <= addr)
+				lo = mid;
+			else
+				hi = mid;
+		}
 	}
 	return addr <= t->syms[lo].end_addr ? (long)lo : -1;
 }
