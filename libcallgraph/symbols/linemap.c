@@ -496,18 +496,20 @@ static int load_symbols(cg_linemap *m)
  * (addresses of one executable differ in their low three or four). */
 static void sort_u64(uint64_t *a, uint64_t *tmp, size_t n)
 {
-	uint64_t *from = a, *to = tmp, *swap;
+	uint64_t *from = a, *to = tmp, *swap, differ = 0;
 	unsigned shift;
 	size_t i;
 
+	for (i = 1; i < n; i++)
+		differ |= a[i] ^ a[0];
 	for (shift = 0; shift < 64 && n > 1; shift += 8) {
 		size_t count[256] = { 0 }, pos = 0, c;
 		unsigned b;
 
+		if (((differ >> shift) & 255) == 0)
+			continue;
 		for (i = 0; i < n; i++)
 			count[(from[i] >> shift) & 255]++;
-		if (count[(from[0] >> shift) & 255] == n)
-			continue;
 		for (b = 0; b < 256; b++) {
 			c = count[b];
 			count[b] = pos;
