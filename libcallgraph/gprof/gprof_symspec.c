@@ -82,10 +82,21 @@ static int sym_range_empty(const gp_sym *s)
 	return (s->flags & CG_FN_HAS_ADDR) && s->end != 0 && s->end <= s->addr;
 }
 
-/* Last symbol position covered by a run ending at symbol `last`. */
+/* Last symbol position covered by a run ending at symbol `last`.  gprof
+ * looks tables up by address, up to the last symbol's end address: with
+ * -l a function symbol keeps its function's end, so a run ending at one
+ * covers the line symbols that follow it inside the function. */
 static int64_t run_end(const cg_gprof_analysis *a, uint32_t last)
 {
-	return sym_range_empty(&a->syms[last]) ? (int64_t)last - 1 : (int64_t)last;
+	const gp_sym *l = &a->syms[last];
+	if (sym_range_empty(l))
+		return (int64_t)last - 1;
+	uint32_t e = last;
+	if ((l->flags & CG_FN_HAS_ADDR) && l->end != 0)
+		while (e + 1 < a->nsyms && (a->syms[e + 1].flags & CG_FN_HAS_ADDR) &&
+		       a->syms[e + 1].addr < l->end)
+			e++;
+	return e;
 }
 
 typedef struct entry_tmp {
