@@ -32,7 +32,9 @@ measure() {  # OUT CMD... -> "cpu_seconds max_rss_kb"
 	for ((i = 0; i < BENCH_RUNS; i++)); do
 		/usr/bin/time -f '%U %S %M' -a -o "$BENCH_DIR/time.txt" "$@" >"$out"
 	done
-	awk 'NR == 1 || $1 + $2 < c { c = $1 + $2 } $3 > m { m = $3 }
+	# time(1) puts "Command exited with non-zero status N" before its
+	# line when the command fails
+	awk '$1 == "Command" { next } !n++ || $1 + $2 < c { c = $1 + $2 } $3 > m { m = $3 }
 	     END { printf "%.2f %d\n", c, m }' "$BENCH_DIR/time.txt"
 }
 
