@@ -46,6 +46,30 @@ for p in $programs; do
 	done
 done
 
+# symbol specifications name line symbols too: FILE:LINE picks single
+# lines out of a function's, a name or a file all of them; a FILE:LINE
+# matching a function symbol (other.c:5, main.c:15) covers, as gprof
+# looks its tables up by address, the whole function and its lines
+for p in inl-O2 inl-O0; do
+	for o in "-b -l -p -phelper.h:5" "-b -l -p -Phelper.h:5 -z" "-b -l -p -pother.c:7" \
+		 "-b -l -p -Pother.c:7 -z" "-b -l -p -Pother" "-b -l -Qwork -p -z" \
+		 "-b -l -q -qwork" "-b -l -p -Pmain.c -z" "-b -l -p -pother.c:5 -pmain.c:11" \
+		 "-b -l -q -qother.c:5" "-b -l -Qother.c:5" "-b -l -k other.c:5/" \
+		 "-b -l -nother.c:5 -q" "-b -l -Nother.c:5" "-b -l -eother.c:5 -q" \
+		 "-b -l -Fother.c:5" "-b -l -Fmain.c:15"; do
+		# shellcheck disable=SC2086
+		gprof $o "$p" "$p.gmon" > want.txt 2>&1
+		# shellcheck disable=SC2086
+		"$BIN/cgprof" $o "$p" "$p.gmon" > got.txt 2>&1
+		if cmp -s want.txt got.txt; then
+			_tap_result 0 "$o on $p"
+		else
+			_tap_result 1 "$o on $p"
+			diff want.txt got.txt | head -10 | sed 's/^/# /'
+		fi
+	done
+done
+
 # address by address: every .text byte, twice, after the function symbols
 # shellcheck disable=SC2086
 out=$("$DRV" $programs 2>&1)

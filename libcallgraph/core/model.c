@@ -417,6 +417,23 @@ int cg_profile_add_function(cg_profile *p, const cg_function *fn, cg_fid *out)
 				     out);
 }
 
+int cg_profile_reserve_functions(cg_profile *p, size_t n)
+{
+	if (n >= CG_NO_FUNC - 1)
+		return CG_EUSAGE;
+	if (grow((void **)&p->funcs, &p->funccap, n, sizeof *p->funcs) || fn_index_ready(p) ||
+	    cg_hashmap_reserve(&p->fn_index, n))
+		return CG_ENOMEM;
+	return 0;
+}
+
+int cg_profile_add_function_interned(cg_profile *p, const cg_function *fn, cg_fid *out)
+{
+	if (!fn->name || p->nfuncs >= CG_NO_FUNC - 1)
+		return CG_EUSAGE;
+	return add_interned_function(p, fn, fn_identity_hash(fn->name, fn->object, fn->file), out);
+}
+
 int cg_profile_intern_function_interned(cg_profile *p, const char *n, const char *o,
 					const char *fl, cg_fid *out)
 {

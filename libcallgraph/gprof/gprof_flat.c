@@ -2,6 +2,7 @@
  * gprof_flat.c — gprof's flat profile, GNU and BSD (-T) style.  The
  * explanation printed without -b is this project's own text.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gprof_internal.h"
@@ -45,15 +46,16 @@ static const struct { char prefix; double scale; } si_units[] = {
 
 /* gprof's per-call unit: the first SI prefix that brings the largest
  * (self + children) per call into [1, 1000); milliseconds in BSD style. */
-static size_t flat_unit(const gp_printer *pr, const uint32_t *order)
+static size_t flat_unit(const gp_printer *pr)
 {
 	const cg_gprof_analysis *a = pr->a;
 	if (pr->bsd)
 		return 5;
+	/* the largest value: any order finds it (NaN never wins a >) */
 	double top_time = 0.0;
 	int found = 0;
 	for (uint32_t i = 0; i < a->nsyms; i++) {
-		const gp_sym *s = &a->syms[order[i]];
+		const gp_sym *s = &a->syms[i];
 		if (s->ncalls == 0)
 			continue;
 		double t = (s->time + s->child_time) / (double)s->ncalls;
@@ -122,6 +124,15 @@ static void flat_row(gp_printer *pr, uint32_t si, double total, double scale, do
 	fputc('\n', pr->out);
 }
 
+/* Has symbol si a row in the flat profile? */
+static int flat_prints(const cg_gprof_analysis *a, uint32_t si)
+{
+	const gp_sym *s = &a->syms[si];
+	if (!cg_gp_passes(a, CG_GPROF_INCL_FLAT, si))
+		return 0;
+	return a->opts.zero || s->ncalls != 0 || s->time != 0;
+}
+
 int cg_gp_print_flat(gp_printer *pr)
 {
 	const cg_gprof_analysis *a = pr->a;
@@ -134,26 +145,31 @@ int cg_gp_print_flat(gp_printer *pr)
 	} else {
 		fputs("Flat profile:\n", pr->out);
 	}
-	uint32_t n = a->nsyms;
-	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+	/* cmp_time orders by time, calls and name; without a NaN time that
+	 * is a consistent order, and the rows printed come out of gprof's
+	 * stable sort of every symbol in the order a stable sort of just
+	 * them gives.  With line symbols (most without time or calls) that
+	 * sorts a tenth of the symbols. */
+	int consistent = 1;
+	for (uint32_t i = 0; i < a->nsyms && consistent; i++)
+		consistent = !isnan(a->syms[i].time);
+	uint32_t *order = malloc(((size_t)a->nsyms + 1) * sizeof *order);
 	if (!order)
 		return CG_ENOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < a->nsyms; i++)
+		if (!consistent || flat_prints(a, i))
+			order[n++] = i;
 	if (cg_gp_msort(order, n, cmp_time, a)) {
 		free(order);
 		return CG_ENOMEM;
 	}
-	size_t unit = flat_unit(pr, order);
+	size_t unit = flat_unit(pr);
 	double total = flat_header(pr, unit), accum = 0.0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t si = order[i];
-		const gp_sym *s = &a->syms[si];
-		if (!cg_gp_passes(a, CG_GPROF_INCL_FLAT, si))
-			continue;
-		if (!a->opts.zero && s->ncalls == 0 && s->time == 0)
-			continue;
-		flat_row(pr, si, total, si_units[unit].scale, &accum);
+		if (flat_prints(a, si))
+			flat_row(pr, si, total, si_units[unit].scale, &accum);
 	}
 	free(order);
 	if (!a->opts.brief && !pr->bsd)

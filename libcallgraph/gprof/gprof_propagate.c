@@ -6,6 +6,7 @@
  * then the product; sums in list order), because the sorts that follow
  * compare these doubles for equality and ties are frequent.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gprof_internal.h"
@@ -170,6 +171,76 @@ static int cmp_total(const void *ctx, uint32_t l, uint32_t r)
 	return strcmp(ls->name, rs->name);
 }
 
+/* Runs of consecutive symbols that cmp_total cannot tell apart: named,
+ * same name pointer, calls and total (a function's line symbols mostly). */
+typedef struct run_sort {
+	const cg_gprof_analysis *a;
+	const uint32_t *first;    /* run -> its first symbol */
+} run_sort;
+
+static int cmp_run(const void *ctx, uint32_t l, uint32_t r)
+{
+	const run_sort *rs = ctx;
+	return cmp_total(rs->a, rs->first[l], rs->first[r]);
+}
+
+static double sym_total(const gp_sym *s)
+{
+	return s->prop_self + s->prop_child;
+}
+
+static int same_run(const gp_sym *prev, const gp_sym *s)
+{
+	return s->name && s->name == prev->name && s->ncalls == prev->ncalls &&
+	       sym_total(s) == sym_total(prev);
+}
+
+/* gprof's index order: its merge sort of all symbols and cycles by
+ * cmp_total.  The merge only ever asks cmp(left, right) and takes the
+ * left one on <= 0, so cmp_total's one inconsistency (two cycles of equal
+ * time both claim to come first) acts as a tie, and without a NaN total
+ * the sort is a stable sort by a consistent order.  Its result is then
+ * that of sorting runs of symbols the order cannot tell apart and laying
+ * each run out in place, which with line symbols sorts a tenth of the
+ * items. */
+static int index_sort(cg_gprof_analysis *a, uint32_t total)
+{
+	uint32_t *order = a->index_order;
+	for (uint32_t i = 0; i < total; i++) {
+		if (isnan(sym_total(&a->syms[i]))) {
+			for (uint32_t k = 0; k < total; k++)
+				order[k] = k;
+			return cg_gp_msort(order, total, cmp_total, a);
+		}
+	}
+	uint32_t *first = malloc(((size_t)total + 1) * sizeof *first);
+	uint32_t *runs = malloc(((size_t)total + 1) * sizeof *runs);
+	if (!first || !runs) {
+		free(first);
+		free(runs);
+		return CG_ENOMEM;
+	}
+	uint32_t nruns = 0;
+	for (uint32_t i = 0; i < total; i++) {
+		if (i == 0 || !same_run(&a->syms[i - 1], &a->syms[i]))
+			first[nruns++] = i;
+	}
+	first[nruns] = total;
+	for (uint32_t k = 0; k < nruns; k++)
+		runs[k] = k;
+	run_sort ctx = { a, first };
+	int rc = cg_gp_msort(runs, nruns, cmp_run, &ctx);
+	if (!rc) {
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < nruns; k++)
+			for (uint32_t i = first[runs[k]]; i < first[runs[k] + 1]; i++)
+				order[n++] = i;
+	}
+	free(first);
+	free(runs);
+	return rc;
+}
+
 int cg_gp_propagate(cg_gprof_analysis *a, cg_error *err)
 {
 	uint32_t total = a->nsyms + a->ncycles;
@@ -191,9 +262,7 @@ int cg_gp_propagate(cg_gprof_analysis *a, cg_error *err)
 		if (rc)
 			return rc;
 	}
-	for (uint32_t i = 0; i < total; i++)
-		a->index_order[i] = i;
-	rc = cg_gp_msort(a->index_order, total, cmp_total, a);
+	rc = index_sort(a, total);
 	if (rc)
 		return cg_error_set(err, rc, "gprof: out of memory");
 	for (uint32_t i = 0; i < total; i++)

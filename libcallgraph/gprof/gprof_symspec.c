@@ -75,17 +75,6 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static int pattern_match(const pattern *p, const gp_sym *s)
-{
-	if (p->file && (!s->file || strcmp(p->file, base_name(s->file)) != 0))
-		return 0;
-	if (p->line && p->line != s->line)
-		return 0;
-	if (p->name && strcmp(p->name, s->name) != 0)
-		return 0;
-	return 1;
-}
-
 /* A symbol whose range is empty (gprof's end address below its start,
  * e.g. data_start above .text): it never tests as "in" a table. */
 static int sym_range_empty(const gp_sym *s)
@@ -93,10 +82,21 @@ static int sym_range_empty(const gp_sym *s)
 	return (s->flags & CG_FN_HAS_ADDR) && s->end != 0 && s->end <= s->addr;
 }
 
-/* Last symbol position covered by a run ending at symbol `last`. */
+/* Last symbol position covered by a run ending at symbol `last`.  gprof
+ * looks tables up by address, up to the last symbol's end address: with
+ * -l a function symbol keeps its function's end, so a run ending at one
+ * covers the line symbols that follow it inside the function. */
 static int64_t run_end(const cg_gprof_analysis *a, uint32_t last)
 {
-	return sym_range_empty(&a->syms[last]) ? (int64_t)last - 1 : (int64_t)last;
+	const gp_sym *l = &a->syms[last];
+	if (sym_range_empty(l))
+		return (int64_t)last - 1;
+	uint32_t e = last;
+	if ((l->flags & CG_FN_HAS_ADDR) && l->end != 0)
+		while (e + 1 < a->nsyms && (a->syms[e + 1].flags & CG_FN_HAS_ADDR) &&
+		       a->syms[e + 1].addr < l->end)
+			e++;
+	return e;
 }
 
 typedef struct entry_tmp {
@@ -114,27 +114,95 @@ static int cmp_entry_tmp(const void *l, const void *r)
 	return a->id_rank < b->id_rank ? -1 : a->id_rank > b->id_rank;
 }
 
-/* Runs of consecutive symbols matching p, appended to *runs. */
-static int collect_runs(const cg_gprof_analysis *a, const pattern *p, gp_range **runs, size_t *n)
+/* The last string a pattern part was compared with and the outcome:
+ * the symbols of one source file mostly come one after the other, and
+ * the same pointer is the same string. */
+typedef struct match_cache {
+	const char *s;
+	int known, match;
+} match_cache;
+
+static int name_matches(match_cache *c, const char *want, const char *name)
 {
-	size_t cap = 0;
-	*runs = NULL;
-	*n = 0;
-	for (uint32_t s = 0; s < a->nsyms; s++) {
-		if (!pattern_match(p, &a->syms[s]))
-			continue;
-		if (*n && (*runs)[*n - 1].last + 1 == s) {
-			(*runs)[*n - 1].last = s;
-			continue;
+	if (!c->known || c->s != name) {
+		c->s = name;
+		c->known = 1;
+		c->match = strcmp(want, name) == 0;
+	}
+	return c->match;
+}
+
+static int file_matches(match_cache *c, const char *want, const char *file)
+{
+	if (!c->known || c->s != file) {
+		c->s = file;
+		c->known = 1;
+		c->match = file && strcmp(want, base_name(file)) == 0;
+	}
+	return c->match;
+}
+
+/* One pattern's matching: its runs so far and its caches. */
+typedef struct run_search {
+	const pattern *p;
+	gp_range **runs;
+	size_t *n, cap;
+	match_cache names, files;
+} run_search;
+
+/* Symbols first..last match r's pattern. */
+static int add_to_run(run_search *r, uint32_t first, uint32_t last)
+{
+	gp_range **runs = r->runs;
+	size_t *n = r->n;
+
+	if (*n && (*runs)[*n - 1].last + 1 == first) {
+		(*runs)[*n - 1].last = last;
+		return 0;
+	}
+	if (*n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 8;
+		gp_range *nr = realloc(*runs, cap * sizeof *nr);
+		if (!nr)
+			return CG_ENOMEM;
+		*runs = nr;
+		r->cap = cap;
+	}
+	(*runs)[(*n)++] = (gp_range){ first, last };
+	return 0;
+}
+
+/* For each search, the runs of consecutive symbols matching its pattern
+ * (the file's base name, the line and the name, each when given).  One
+ * pass over the symbols for all patterns, a block of consecutive symbols
+ * sharing name and file (a function and its line symbols) at a time:
+ * a pattern without a line matches all of the block or none of it. */
+static int collect_runs(const cg_gprof_analysis *a, run_search *rs, size_t nrs)
+{
+	for (size_t i = 0; i < nrs; i++) {
+		*rs[i].runs = NULL;
+		*rs[i].n = 0;
+	}
+	for (uint32_t s = 0, e; s < a->nsyms; s = e) {
+		const gp_sym *sym = &a->syms[s];
+		for (e = s + 1; e < a->nsyms; e++)
+			if (a->syms[e].name != sym->name || a->syms[e].file != sym->file)
+				break;
+		for (size_t i = 0; i < nrs; i++) {
+			run_search *r = &rs[i];
+			const pattern *p = r->p;
+			if ((p->file && !file_matches(&r->files, p->file, sym->file)) ||
+			    (p->name && !name_matches(&r->names, p->name, sym->name)))
+				continue;
+			if (!p->line) {
+				if (add_to_run(r, s, e - 1))
+					return CG_ENOMEM;
+				continue;
+			}
+			for (uint32_t k = s; k < e; k++)
+				if (a->syms[k].line == p->line && add_to_run(r, k, k))
+					return CG_ENOMEM;
 		}
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			gp_range *nr = realloc(*runs, cap * sizeof *nr);
-			if (!nr)
-				return CG_ENOMEM;
-			*runs = nr;
-		}
-		(*runs)[(*n)++] = (gp_range){ s, s };
 	}
 	return 0;
 }
@@ -278,6 +346,8 @@ int cg_gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_er
 	gp_range **left_runs = calloc(nids, sizeof *left_runs);
 	uint32_t **left_obj = NULL;
 	size_t *nleft = calloc(nids, sizeof *nleft);
+	run_search *searches = NULL;
+	size_t nsearches = 0;
 	int rc = 0;
 	if (!ids || !left_runs || !nleft) {
 		rc = CG_ENOMEM;
@@ -315,12 +385,23 @@ int cg_gp_tables_build(cg_gprof_analysis *a, const cg_gprof_options *opts, cg_er
 			ids[i].has_right = 1;
 		}
 		parse_pattern(ids[i].text, &ids[i].left);
-		rc = collect_runs(a, &ids[i].left, &left_runs[i], &nleft[i]);
-		if (!rc && ids[i].has_right)
-			rc = collect_runs(a, &ids[i].right, &ids[i].right_runs, &ids[i].nright);
-		if (rc)
-			goto out;
 	}
+	searches = calloc(2 * nids, sizeof *searches);
+	if (!searches) {
+		rc = CG_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nids; i++) {
+		searches[nsearches++] = (run_search){ .p = &ids[i].left, .runs = &left_runs[i],
+						      .n = &nleft[i] };
+		if (ids[i].has_right)
+			searches[nsearches++] = (run_search){ .p = &ids[i].right,
+							      .runs = &ids[i].right_runs,
+							      .n = &ids[i].nright };
+	}
+	rc = collect_runs(a, searches, nsearches);
+	if (rc)
+		goto out;
 	left_obj = calloc(nids, sizeof *left_obj);
 	if (!left_obj) {
 		rc = CG_ENOMEM;
@@ -359,6 +440,7 @@ out:
 	free(left_obj);
 	free(left_runs);
 	free(nleft);
+	free(searches);
 	if (ids)
 		free_ids(ids, nids);
 	return rc;

@@ -73,6 +73,9 @@ typedef struct lm_unit {
 	size_t nseqs;
 	lm_range *franges;
 	size_t nfranges;
+	/* where the last lookup in this unit ended (see "Hints" below) */
+	size_t hint_seq, hint_row, hint_frange;
+	unsigned char rows_sorted;   /* every sequence's rows in address order */
 } lm_unit;
 
 typedef struct lm_sym {
@@ -99,6 +102,8 @@ struct cg_linemap {
 	size_t nbounds;
 	char **owned;         /* joined file names */
 	size_t nowned, capowned;
+	size_t hint_urange, hint_sym, hint_bound;
+	unsigned long changes;   /* first questions answered so far */
 };
 
 /* Languages whose DW_AT_name BFD 2.40 takes as the linkage name (names
@@ -150,11 +155,20 @@ static void sort_ranges(lm_range *r, size_t n)
 	}
 }
 
-/* index of the first range whose reach passes addr (n if none) */
-static size_t first_reaching(const lm_range *r, size_t n, uint64_t addr)
-{
-	size_t lo = 0, hi = n;
+/* Hints.  A walk over .text asks in address order, so each search's
+ * answer is the index the previous search ended at or the one after it:
+ * every search first checks those two and only then bisects the table.
+ * Questions in any other order get the same answers, only slower. */
+#define HINT_TRIES 2
 
+/* index of the first range whose reach passes addr (n if none) */
+static size_t first_reaching(const lm_range *r, size_t n, uint64_t addr, size_t *hint)
+{
+	size_t lo = 0, hi = n, h = *hint, k;
+
+	for (k = 0; k < HINT_TRIES && h <= n; k++, h++)
+		if ((h == 0 || r[h - 1].reach <= addr) && (h == n || r[h].reach > addr))
+			return *hint = h;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -163,7 +177,7 @@ static size_t first_reaching(const lm_range *r, size_t n, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return lo;
+	return *hint = lo;
 }
 
 static int add_range(lm_range **arr, size_t *n, size_t *cap, uint64_t low, uint64_t high,
@@ -276,6 +290,26 @@ static const char *row_file(cg_linemap *m, const char *src, const char *comp_dir
 	return joined;
 }
 
+/* Do the rows of every sequence rise (the answering rows strictly, the
+ * closing one not below them)?  Only then can a row search start from the
+ * hint (a corrupt line program may go backwards; then it bisects). */
+static int rows_in_order(const lm_unit *u)
+{
+	size_t i, j;
+
+	for (i = 0; i < u->nseqs; i++) {
+		const lm_seq *s = &u->seqs[i];
+
+		for (j = s->first + 1; j < s->first + s->n; j++) {
+			uint64_t prev = u->rows[j - 1].addr, cur = u->rows[j].addr;
+
+			if (j + 1 < s->first + s->n ? cur <= prev : cur < prev)
+				return 0;
+		}
+	}
+	return 1;
+}
+
 static int cmp_seq(const void *a, const void *b)
 {
 	const lm_seq *l = a, *r = b;
@@ -358,6 +392,7 @@ static int decode_lines(cg_linemap *m, lm_unit *u, Dwarf_Die *cudie, const char 
 	}
 	if (u->nseqs == 0)
 		return 0;
+	u->rows_sorted = rows_in_order(u);
 	qsort(u->seqs, u->nseqs, sizeof *u->seqs, cmp_seq);
 	k = 1;
 	for (i = 1; i < u->nseqs; i++) {
@@ -456,54 +491,81 @@ static int load_symbols(cg_linemap *m)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Sorts a[0..n) with tmp[0..n) as scratch: a least significant digit
+ * radix sort, a byte at a time, skipping the bytes all values share
+ * (addresses of one executable differ in their low three or four). */
+static void sort_u64(uint64_t *a, uint64_t *tmp, size_t n)
 {
-	uint64_t l = *(const uint64_t *)a, r = *(const uint64_t *)b;
+	uint64_t *from = a, *to = tmp, *swap, differ = 0;
+	unsigned shift;
+	size_t i;
 
-	return l < r ? -1 : l > r;
-}
+	for (i = 1; i < n; i++)
+		differ |= a[i] ^ a[0];
+	for (shift = 0; shift < 64 && n > 1; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0, c;
+		unsigned b;
 
-static int add_bound(cg_linemap *m, size_t *cap, uint64_t a)
-{
-	if (cg_array_grow((void **)&m->bounds, cap, m->nbounds + 1, sizeof *m->bounds, 64))
-		return -1;
-	m->bounds[m->nbounds++] = a;
-	return 0;
+		if (((differ >> shift) & 255) == 0)
+			continue;
+		for (i = 0; i < n; i++)
+			count[(from[i] >> shift) & 255]++;
+		for (b = 0; b < 256; b++) {
+			c = count[b];
+			count[b] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i] >> shift) & 255]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != a)
+		memcpy(a, from, n * sizeof *a);
 }
 
 static int collect_bounds(cg_linemap *m)
 {
-	size_t cap = 0, i, j, k;
+	size_t cap = 0, need = m->nsyms + 2 * m->nuranges, n = 0, i, j, k;
+	uint64_t *b, *tmp;
 
+	for (i = 0; i < m->nunits; i++)
+		need += m->units[i].nrows + 2 * m->units[i].nseqs + 2 * m->units[i].nfranges;
+	if (need == 0)
+		return 0;
+	if (cg_array_grow((void **)&m->bounds, &cap, need, sizeof *m->bounds, need))
+		return -1;
+	b = m->bounds;
 	for (i = 0; i < m->nunits; i++) {
 		const lm_unit *u = &m->units[i];
 
 		for (j = 0; j < u->nrows; j++)
-			if (add_bound(m, &cap, u->rows[j].addr) < 0)
-				return -1;
-		for (j = 0; j < u->nseqs; j++)
-			if (add_bound(m, &cap, u->seqs[j].low) < 0 ||
-			    add_bound(m, &cap, u->seqs[j].high) < 0)
-				return -1;
-		for (j = 0; j < u->nfranges; j++)
-			if (add_bound(m, &cap, u->franges[j].low) < 0 ||
-			    add_bound(m, &cap, u->franges[j].high) < 0)
-				return -1;
+			b[n++] = u->rows[j].addr;
+		for (j = 0; j < u->nseqs; j++) {
+			b[n++] = u->seqs[j].low;
+			b[n++] = u->seqs[j].high;
+		}
+		for (j = 0; j < u->nfranges; j++) {
+			b[n++] = u->franges[j].low;
+			b[n++] = u->franges[j].high;
+		}
 	}
-	for (i = 0; i < m->nuranges; i++)
-		if (add_bound(m, &cap, m->uranges[i].low) < 0 ||
-		    add_bound(m, &cap, m->uranges[i].high) < 0)
-			return -1;
+	for (i = 0; i < m->nuranges; i++) {
+		b[n++] = m->uranges[i].low;
+		b[n++] = m->uranges[i].high;
+	}
 	for (i = 0; i < m->nsyms; i++)
-		if (add_bound(m, &cap, m->syms[i].key + m->text_vma) < 0)
-			return -1;
-	if (m->nbounds == 0)
-		return 0;
-	qsort(m->bounds, m->nbounds, sizeof *m->bounds, cmp_u64);
+		b[n++] = m->syms[i].key + m->text_vma;
+	tmp = malloc(n * sizeof *tmp);
+	if (tmp == NULL)
+		return -1;
+	sort_u64(b, tmp, n);
+	free(tmp);
 	k = 1;
-	for (i = 1; i < m->nbounds; i++)
-		if (m->bounds[i] != m->bounds[k - 1])
-			m->bounds[k++] = m->bounds[i];
+	for (i = 1; i < n; i++)
+		if (b[i] != b[k - 1])
+			b[k++] = b[i];
 	m->nbounds = k;
 	return 0;
 }
@@ -629,11 +691,16 @@ size_t cg_linemap_rows(const cg_linemap *m)
 	return n;
 }
 
-static const lm_row *find_row(const lm_unit *u, uint64_t addr)
+/* the sequence of u holding addr, or NULL */
+static const lm_seq *find_seq(lm_unit *u, uint64_t addr)
 {
-	size_t lo = 0, hi = u->nseqs;
+	size_t lo = 0, hi = u->nseqs, h = u->hint_seq, k;
 	const lm_seq *s;
 
+	/* sequences do not overlap: the one holding addr is the answer */
+	for (k = 0; k < HINT_TRIES && h < u->nseqs; k++, h++)
+		if (u->seqs[h].low <= addr && addr < u->seqs[h].high)
+			goto found;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -651,9 +718,32 @@ static const lm_row *find_row(const lm_unit *u, uint64_t addr)
 	s = &u->seqs[lo];
 	if (addr < s->low || addr >= s->high)
 		return NULL;
+	h = lo;
+found:
+	if (h != u->hint_seq) {
+		u->hint_seq = h;
+		u->hint_row = u->seqs[h].first;
+	}
+	return &u->seqs[h];
+}
+
+static const lm_row *find_row(lm_unit *u, uint64_t addr)
+{
+	const lm_seq *s = find_seq(u, addr);
+	size_t lo, hi, h, k;
+
+	if (s == NULL)
+		return NULL;
 	/* the last row at or below addr, never the closing one */
 	lo = s->first;
 	hi = s->first + s->n - 1;
+	h = u->hint_row;
+	if (u->rows_sorted)
+		for (k = 0; k < HINT_TRIES && h >= lo && h < hi; k++, h++)
+			if (u->rows[h].addr <= addr && (h + 1 == hi || u->rows[h + 1].addr > addr)) {
+				lo = h;
+				goto found;
+			}
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -662,12 +752,14 @@ static const lm_row *find_row(const lm_unit *u, uint64_t addr)
 		else
 			hi = mid;
 	}
+found:
+	u->hint_row = lo;
 	return u->rows[lo].end ? NULL : &u->rows[lo];
 }
 
-static long best_function(const lm_unit *u, uint64_t addr)
+static long best_function(lm_unit *u, uint64_t addr)
 {
-	size_t i = first_reaching(u->franges, u->nfranges, addr);
+	size_t i = first_reaching(u->franges, u->nfranges, addr, &u->hint_frange);
 	uint64_t best_len = UINT64_MAX;
 	long best = -1;
 
@@ -685,13 +777,17 @@ static long best_function(const lm_unit *u, uint64_t addr)
 	return best;
 }
 
-static const lm_sym *nearest_symbol(const cg_linemap *m, uint64_t addr)
+static const lm_sym *nearest_symbol(cg_linemap *m, uint64_t addr)
 {
 	uint64_t key = addr - m->text_vma;
-	size_t lo = 0, hi = m->nsyms;
+	size_t lo = 0, hi = m->nsyms, h = m->hint_sym, k;
 
 	if (m->nsyms == 0 || key < m->syms[0].key)
 		return NULL;
+	/* keys are unique: the last one at or below key is the answer */
+	for (k = 0; k < HINT_TRIES && h < m->nsyms; k++, h++)
+		if (m->syms[h].key <= key && (h + 1 == m->nsyms || m->syms[h + 1].key > key))
+			return &m->syms[m->hint_sym = h];
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -700,7 +796,7 @@ static const lm_sym *nearest_symbol(const cg_linemap *m, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return &m->syms[lo];
+	return &m->syms[m->hint_sym = lo];
 }
 
 int cg_linemap_lookup(cg_linemap *m, uint64_t addr, const char **file, const char **func,
@@ -717,7 +813,7 @@ int cg_linemap_lookup(cg_linemap *m, uint64_t addr, const char **file, const cha
 	for (;;) {
 		long unit = -1;
 
-		for (i = first_reaching(m->uranges, m->nuranges, addr);
+		for (i = first_reaching(m->uranges, m->nuranges, addr, &m->hint_urange);
 		     i < m->nuranges && m->uranges[i].low <= addr; i++) {
 			const lm_range *r = &m->uranges[i];
 
@@ -753,6 +849,7 @@ int cg_linemap_lookup(cg_linemap *m, uint64_t addr, const char **file, const cha
 				*func = s->name;
 			}
 			f->is_linkage = 1;
+			m->changes++;
 		} else if (s != NULL) {
 			*func = s->name;
 		}
@@ -760,10 +857,16 @@ int cg_linemap_lookup(cg_linemap *m, uint64_t addr, const char **file, const cha
 	return *file != NULL && *line != 0 && *func != NULL;
 }
 
-uint64_t cg_linemap_next_boundary(const cg_linemap *m, uint64_t addr)
+uint64_t cg_linemap_next_boundary(cg_linemap *m, uint64_t addr)
 {
-	size_t lo = 0, hi = m->nbounds;
+	size_t lo = 0, hi = m->nbounds, h = m->hint_bound, k;
 
+	/* bounds are unique: the first one above addr is the answer */
+	for (k = 0; k < HINT_TRIES && h <= m->nbounds; k++, h++)
+		if ((h == 0 || m->bounds[h - 1] <= addr) && (h == m->nbounds || m->bounds[h] > addr)) {
+			lo = h;
+			goto found;
+		}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -772,5 +875,12 @@ uint64_t cg_linemap_next_boundary(const cg_linemap *m, uint64_t addr)
 		else
 			hi = mid;
 	}
+found:
+	m->hint_bound = lo;
 	return lo < m->nbounds ? m->bounds[lo] : UINT64_MAX;
+}
+
+unsigned long cg_linemap_changes(const cg_linemap *m)
+{
+	return m->changes;
 }

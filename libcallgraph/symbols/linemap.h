@@ -31,8 +31,16 @@ int cg_linemap_lookup(cg_linemap *m, uint64_t addr, const char **file, const cha
 
 /* The next address after `addr` where any answer may change (a line row,
  * a function, unit or symbol boundary); UINT64_MAX when none. Between two
- * boundaries every address after the first gets the same answer. */
-uint64_t cg_linemap_next_boundary(const cg_linemap *m, uint64_t addr);
+ * boundaries every address after the first gets the same answer.
+ * Lookups and boundaries asked in address order cost a step or two each
+ * (the map remembers where the last search ended); any order works. */
+uint64_t cg_linemap_next_boundary(cg_linemap *m, uint64_t addr);
+
+/* How many answers so far were a function's first question (the ones
+ * that change later answers).  A walk over .text during which this did
+ * not move would get exactly the same answers if asked again, and within
+ * a stretch the byte after its first asks nothing new. */
+unsigned long cg_linemap_changes(const cg_linemap *m);
 
 /* Number of decoded line rows (for tests and diagnostics). */
 size_t cg_linemap_rows(const cg_linemap *m);

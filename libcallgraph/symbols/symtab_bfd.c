@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <bfd.h>
 
+#include "array.h"
 #include "symtab_bfd.h"
 #include "linemap.h"
 
@@ -250,63 +251,133 @@ static int sort_and_finalize(cg_symtab *t, asection *text, const char *path, cg_
 
 /* gprof's -l: walk every byte of .text and start a line symbol wherever
  * (line, function, file) changes; then the function symbols are merged
- * back in (they win at shared addresses). */
-/* gprof counts the line symbols in a first walk and makes them in a
+ * back in (they win at shared addresses).
+ *
+ * gprof counts the line symbols in a first walk and makes them in a
  * second one.  BFD's answers are not always the same the second time (it
  * renames DWARF functions after the symbols it finds), and then gprof
- * stops with "somebody miscounted"; so do we, with the same numbers. */
-/* The walk over .text: with BFD every byte; with the line map the first
- * byte of each stretch between boundaries and the one after it (the first
- * question about a function can change later answers, see linemap.c). */
-typedef struct text_walk {
-	uint64_t stretch_end;
-	int in_rest;
-} text_walk;
+ * stops with "somebody miscounted"; so do we, with the same numbers.
+ *
+ * With the line map a walk asks about the first byte of each stretch
+ * between boundaries, and about the byte after it only when that first
+ * question changed the map (the first question about a function, see
+ * linemap.c): nothing else can differ inside a stretch.  A walk that
+ * changed nothing would get the same answers again, so its symbols are
+ * the second walk's and it is the only walk.  With BFD every byte is
+ * asked, in two walks. */
+typedef struct line_walk {
+	cg_sym *syms;         /* the line symbols made, in address order */
+	size_t n, cap;
+	/* the strings the source gave for syms[n - 1] (line map only: its
+	 * strings stay put, so the same pointer is the same string) */
+	const char *raw_name, *raw_file;
+} line_walk;
 
-static uint64_t next_address(const line_source *ls, text_walk *w, uint64_t vma)
+/* Does the answer (func, file, line) continue the last line symbol? */
+static int continues(const line_walk *w, int stable, const char *func, const char *file,
+		     unsigned line)
 {
-	if (ls->map == NULL)
-		return vma + 1;
-	if (!w->in_rest) {
-		w->stretch_end = cg_linemap_next_boundary(ls->map, vma);
-		if (vma + 1 < w->stretch_end) {
-			w->in_rest = 1;
-			return vma + 1;
-		}
-		return w->stretch_end;
-	}
-	w->in_rest = 0;
-	return w->stretch_end;
+	const cg_sym *prev = w->n ? &w->syms[w->n - 1] : NULL;
+
+	if (prev == NULL || prev->line != line)
+		return 0;
+	if (stable && func == w->raw_name && file == w->raw_file)
+		return 1;
+	return strcmp(prev->name, func) == 0 && strcmp(prev->file, file) == 0;
 }
 
-static size_t count_line_symbols(const line_source *ls, uint64_t vma, uint64_t end)
+static int make_line_symbol(const cg_symtab *t, cg_profile *p, line_walk *w, int stable,
+			    uint64_t vma, const char *func, const char *file, unsigned line)
 {
-	text_walk w = { 0, 0 };
-	char *prev_name = NULL, *prev_file = NULL;
-	unsigned prev_line = 0;
-	size_t n = 0;
+	const cg_sym *prev;
+	cg_sym *s;
+	long f;
 
-	for (; vma < end; vma = next_address(ls, &w, vma)) {
-		const char *file, *func;
-		unsigned line;
-
-		if (!src_info(ls, vma, &file, &func, &line))
-			continue;
-		if (prev_name && prev_line == line && strcmp(prev_name, func) == 0 &&
-		    strcmp(prev_file, file) == 0)
-			continue;
-		n++;
-		prev_line = line;
-		free(prev_name);
-		free(prev_file);
-		prev_name = strdup(func);
-		prev_file = strdup(file);
-		if (prev_name == NULL || prev_file == NULL)
-			break;
+	if (cg_array_grow((void **)&w->syms, &w->cap, w->n + 1, sizeof *w->syms, 1024))
+		return CG_ENOMEM;
+	prev = w->n ? &w->syms[w->n - 1] : NULL;
+	s = &w->syms[w->n];
+	memset(s, 0, sizeof *s);
+	s->addr = vma;
+	s->name = stable && prev && func == w->raw_name ? prev->name : cg_profile_intern(p, func);
+	s->file = stable && prev && file == w->raw_file ? prev->file : cg_profile_intern(p, file);
+	if (s->name == NULL || s->file == NULL)
+		return CG_ENOMEM;
+	s->line = line;
+	/* static-ness of the enclosing function (interned: equal strings
+	 * are the same pointer) */
+	if (prev && prev->file == s->file && prev->name == s->name) {
+		s->is_static = prev->is_static;
+	} else {
+		f = cg_symtab_lookup(t, vma);
+		s->is_static = f >= 0 && t->syms[f].is_static;
 	}
-	free(prev_name);
-	free(prev_file);
-	return n;
+	w->raw_name = func;
+	w->raw_file = file;
+	w->n++;
+	return 0;
+}
+
+static int visit(const cg_symtab *t, cg_profile *p, const line_source *src, line_walk *w,
+		 uint64_t vma)
+{
+	const char *file, *func;
+	unsigned line;
+	int stable = src->map != NULL;
+
+	if (!src_info(src, vma, &file, &func, &line) || continues(w, stable, func, file, line))
+		return 0;
+	return make_line_symbol(t, p, w, stable, vma, func, file, line);
+}
+
+/* One walk over [vma, end): w's symbols are replaced by the walk's. */
+static int walk_text(const cg_symtab *t, cg_profile *p, const line_source *src, uint64_t vma,
+		     uint64_t end, line_walk *w)
+{
+	int rc = 0;
+
+	w->n = 0;
+	w->raw_name = w->raw_file = NULL;
+	while (vma < end && rc == 0) {
+		uint64_t next = vma + 1;
+
+		if (src->map) {
+			unsigned long before = cg_linemap_changes(src->map);
+
+			rc = visit(t, p, src, w, vma);
+			next = cg_linemap_next_boundary(src->map, vma);
+			if (rc == 0 && cg_linemap_changes(src->map) != before && vma + 1 < next)
+				rc = visit(t, p, src, w, vma + 1);
+		} else {
+			rc = visit(t, p, src, w, vma);
+		}
+		vma = next;
+	}
+	return rc;
+}
+
+/* The line symbols (address order, one per address) merged into the
+ * function table (address order): what a stable sort of lines then
+ * functions gives, without sorting. */
+static int merge_line_symbols(cg_symtab *t, const line_walk *w, asection *text, const char *path,
+			      cg_error *err)
+{
+	size_t nf = t->n, i = 0, j = 0, k = 0;
+	cg_sym *all = malloc((w->n + nf + 1) * sizeof *all);
+
+	if (all == NULL)
+		return nomem(err, path);
+	while (i < w->n && j < nf)
+		all[k++] = cmp_candidates(&t->syms[j], &w->syms[i]) < 0 ? t->syms[j++] : w->syms[i++];
+	while (i < w->n)
+		all[k++] = w->syms[i++];
+	while (j < nf)
+		all[k++] = t->syms[j++];
+	free(t->syms);
+	t->syms = all;
+	t->n = k;
+	t->n = finalize(t->syms, t->n, bfd_section_vma(text) + bfd_section_size(text) - 1);
+	return 0;
 }
 
 static int add_line_symbols(cg_symtab *t, cg_profile *p, const line_source *src, int walk,
@@ -314,73 +385,28 @@ static int add_line_symbols(cg_symtab *t, cg_profile *p, const line_source *src,
 {
 	asection *text = src->text;
 	uint64_t vma = bfd_section_vma(text), end = walk ? vma + bfd_section_size(text) : vma;
-	size_t nf = t->n, n = 0, cap = 16;
-	size_t counted = count_line_symbols(src, vma, end);
-	cg_sym *ls = malloc(cap * sizeof *ls), *all;
-	text_walk w = { 0, 0 };
+	unsigned long changes = src->map ? cg_linemap_changes(src->map) : 0;
+	line_walk w = { NULL, 0, 0, NULL, NULL };
+	int rc = walk_text(t, p, src, vma, end, &w);
 
-	if (ls == NULL)
-		return nomem(err, path);
-	for (; vma < end; vma = next_address(src, &w, vma)) {
-		const char *file, *func;
-		unsigned line;
-		/* the last line symbol made (an index: ls moves when it grows) */
-		const cg_sym *prev = n ? &ls[n - 1] : NULL;
-		cg_sym *s;
-		long f;
+	if (rc == 0 && (src->map == NULL || cg_linemap_changes(src->map) != changes)) {
+		size_t counted = w.n;
 
-		if (!src_info(src, vma, &file, &func, &line))
-			continue;
-		if (prev && prev->line == line && strcmp(prev->name, func) == 0 &&
-		    strcmp(prev->file, file) == 0)
-			continue;
-		if (n == cap) {
-			cg_sym *bigger = realloc(ls, cap * 2 * sizeof *ls);
-
-			if (bigger == NULL) {
-				free(ls);
-				return nomem(err, path);
-			}
-			ls = bigger;
-			cap *= 2;
+		rc = walk_text(t, p, src, vma, end, &w);
+		if (rc == 0 && w.n != counted) {
+			free(w.syms);
+			return cg_error_set(err, CG_EFORMAT,
+					    CG_PROG_PREFIX_FMT "somebody miscounted: ltab.len=%d instead of %ld",
+					    CG_PROG_PREFIX(o->program_name), (int)(counted + t->n),
+					    (long)(w.n + t->n));
 		}
-		prev = n ? &ls[n - 1] : NULL;
-		s = &ls[n];
-		memset(s, 0, sizeof *s);
-		s->addr = vma;
-		s->name = cg_profile_intern(p, func);
-		s->file = cg_profile_intern(p, file);
-		if (s->name == NULL || s->file == NULL) {
-			free(ls);
-			return nomem(err, path);
-		}
-		s->line = line;
-		/* static-ness of the enclosing function */
-		if (prev && prev->file == s->file && strcmp(prev->name, s->name) == 0) {
-			s->is_static = prev->is_static;
-		} else {
-			f = cg_symtab_lookup(t, vma);
-			s->is_static = f >= 0 && t->syms[f].is_static;
-		}
-		n++;
 	}
-	if (n != counted) {
-		free(ls);
-		return cg_error_set(err, CG_EFORMAT,
-				    CG_PROG_PREFIX_FMT "somebody miscounted: ltab.len=%d instead of %ld",
-				    CG_PROG_PREFIX(o->program_name), (int)(counted + nf),
-				    (long)(n + nf));
-	}
-	all = realloc(ls, (n + nf + 1) * sizeof *all);
-	if (all == NULL) {
-		free(ls);
-		return nomem(err, path);
-	}
-	memcpy(all + n, t->syms, nf * sizeof *all);
-	free(t->syms);
-	t->syms = all;
-	t->n = n + nf;
-	return sort_and_finalize(t, text, path, err);
+	if (rc == 0)
+		rc = merge_line_symbols(t, &w, text, path, err);
+	else
+		rc = nomem(err, path);
+	free(w.syms);
+	return rc;
 }
 
 /* gprof's -S: symbols from an nm-style listing ("ADDR TYPE NAME" lines;
@@ -560,6 +586,15 @@ int cg_symtab_load(cg_symtab *t, cg_profile *p, const char *path, const cg_symta
 		rc = collect_external(t, p, text, path, o, err);
 	else
 		rc = collect(t, p, abfd, text, syms, nsyms, path, o, err);
+	if (rc == 0) {
+		t->addrs = malloc((t->n ? t->n : 1) * sizeof *t->addrs);
+		if (t->addrs == NULL) {
+			rc = nomem(err, path);
+			goto out;
+		}
+		for (size_t i = 0; i < t->n; i++)
+			t->addrs[i] = t->syms[i].addr;
+	}
 out:
 	free(syms);
 	bfd_close(abfd);
@@ -571,7 +606,9 @@ out:
 void cg_symtab_release(cg_symtab *t)
 {
 	free(t->syms);
+	free(t->addrs);
 	t->syms = NULL;
+	t->addrs = NULL;
 	t->n = 0;
 }
 
@@ -582,13 +619,24 @@ long cg_symtab_lookup(const cg_symtab *t, uint64_t addr)
 	if (t->n == 0 || addr < t->syms[0].addr)
 		return -1;
 	/* greatest i with syms[i].addr <= addr */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (t->addrs) {
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
 
-		if (t->syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
+			if (t->addrs[mid] <= addr)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	} else {
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->syms[mid].addr <= addr)
+				lo = mid;
+			else
+				hi = mid;
+		}
 	}
 	return addr <= t->syms[lo].end_addr ? (long)lo : -1;
 }

@@ -26,6 +26,10 @@ typedef struct cg_sym {
 typedef struct cg_symtab {
 	cg_sym *syms;         /* address order, duplicates removed */
 	size_t n;
+	/* syms[i].addr alone, for cg_symtab_lookup: with line symbols the
+	 * table outgrows the caches, and a search through 8-byte entries
+	 * misses far less than one through whole symbols (NULL: none) */
+	uint64_t *addrs;
 	uint64_t text_vma, text_size;
 	int addr_bytes;       /* 4 or 8: size of an address in gmon files */
 	int big_endian;

@@ -23,6 +23,7 @@
 #include "call_sites.h"
 #include "options.h"
 #include "positions.h"
+#include "model_internal.h"
 
 enum { TAG_HIST = 0, TAG_ARC = 1, TAG_BB = 2 };
 #define BSD44_VERSION 0x00051879u
@@ -828,6 +829,11 @@ int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executab
 	rc = cg_symtab_load(&r->st, p, executable, &so, err);
 	if (rc < 0)
 		goto fail;
+	rc = cg_profile_reserve_functions(p, r->st.n);
+	if (rc < 0) {
+		cg_error_set(err, rc, "%s: cannot add %zu functions", executable, r->st.n);
+		goto fail;
+	}
 	for (i = 0; i < r->st.n; i++) {
 		const cg_sym *s = &r->st.syms[i];
 		cg_function fn;
@@ -842,7 +848,8 @@ int cg_gmon_reader_new(cg_gmon_reader **out, cg_profile *p, const char *executab
 			   (s->is_func ? CG_FN_IS_FUNC : 0);
 		fn.addr = s->addr;
 		fn.end = s->end_addr + 1;
-		rc = cg_profile_add_function(p, &fn, &fid);
+		/* the symbol table's strings are interned in p already */
+		rc = cg_profile_add_function_interned(p, &fn, &fid);
 		if (rc < 0) {
 			cg_error_set(err, rc, "%s: cannot add function %s", executable, s->name);
 			goto fail;
