@@ -28,7 +28,9 @@ typedef struct cg_symtab {
 	size_t n;
 	/* syms[i].addr alone, for cg_symtab_lookup: with line symbols the
 	 * table outgrows the caches, and a search through 8-byte entries
-	 * misses far less than one through whole symbols (NULL: none) */
+	 * misses far less than one through whole symbols.  NULL while
+	 * cg_symtab_load is still building syms: its line walk looks up
+	 * functions through syms then) */
 	uint64_t *addrs;
 	uint64_t text_vma, text_size;
 	int addr_bytes;       /* 4 or 8: size of an address in gmon files */
