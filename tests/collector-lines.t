@@ -60,6 +60,14 @@ $(line_ticks annotated.txt)
 END
 note "per-line ticks: loop 1 $loop1, loop 2 $loop2, other lines $other; work() self $self, all functions $file_self"
 is "the per-line ticks of the source add up to its functions' self costs" "$all" "$file_self"
+# 4 ticks of 1,350 were missing from the lines once, in a full suite run
+# beside other tests, and never in 22 runs alone or beside CPU hogs:
+# keep what showed it for the next time
+if [ "$all" != "$file_self" ]; then
+	mkdir -p "$CG_BUILD/test-artifacts/collector-lines"
+	cp tl.cgt tl.callgrind annotated.txt tl-fi "$CG_BUILD/test-artifacts/collector-lines/"
+	diag "kept tl.cgt, tl.callgrind, annotated.txt and tl-fi in $CG_BUILD/test-artifacts/collector-lines"
+fi
 ok "the loops' lines hold nearly all of it (>= 90%)" test $(((loop1 + loop2) * 10)) -ge $((self * 9))
 ok "both loops' lines have ticks" test "$loop1" -gt 0 -a "$loop2" -gt 0
 
