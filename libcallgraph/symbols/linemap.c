@@ -39,6 +39,7 @@
 
 #include "array.h"
 #include "linemap.h"
+#include "search.h"
 
 typedef struct lm_row {
 	uint64_t addr;
@@ -164,20 +165,7 @@ static void sort_ranges(lm_range *r, size_t n)
 /* index of the first range whose reach passes addr (n if none) */
 static size_t first_reaching(const lm_range *r, size_t n, uint64_t addr, size_t *hint)
 {
-	size_t lo = 0, hi = n, h = *hint, k;
-
-	for (k = 0; k < HINT_TRIES && h <= n; k++, h++)
-		if ((h == 0 || r[h - 1].reach <= addr) && (h == n || r[h].reach > addr))
-			return *hint = h;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r[mid].reach <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return *hint = lo;
+	return cg_search_count_le(n ? &r[0].reach : NULL, sizeof *r, n, addr, hint);
 }
 
 static int add_range(lm_range **arr, size_t *n, size_t *cap, uint64_t low, uint64_t high,
@@ -780,23 +768,12 @@ static long best_function(lm_unit *u, uint64_t addr)
 static const lm_sym *nearest_symbol(cg_linemap *m, uint64_t addr)
 {
 	uint64_t key = addr - m->text_vma;
-	size_t lo = 0, hi = m->nsyms, h = m->hint_sym, k;
 
 	if (m->nsyms == 0 || key < m->syms[0].key)
 		return NULL;
 	/* keys are unique: the last one at or below key is the answer */
-	for (k = 0; k < HINT_TRIES && h < m->nsyms; k++, h++)
-		if (m->syms[h].key <= key && (h + 1 == m->nsyms || m->syms[h + 1].key > key))
-			return &m->syms[m->hint_sym = h];
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->syms[mid].key <= key)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return &m->syms[m->hint_sym = lo];
+	return &m->syms[cg_search_count_le(&m->syms[0].key, sizeof *m->syms, m->nsyms, key,
+					   &m->hint_sym) - 1];
 }
 
 int cg_linemap_lookup(cg_linemap *m, uint64_t addr, const char **file, const char **func,
@@ -859,25 +836,10 @@ int cg_linemap_lookup(cg_linemap *m, uint64_t addr, const char **file, const cha
 
 uint64_t cg_linemap_next_boundary(cg_linemap *m, uint64_t addr)
 {
-	size_t lo = 0, hi = m->nbounds, h = m->hint_bound, k;
-
 	/* bounds are unique: the first one above addr is the answer */
-	for (k = 0; k < HINT_TRIES && h <= m->nbounds; k++, h++)
-		if ((h == 0 || m->bounds[h - 1] <= addr) && (h == m->nbounds || m->bounds[h] > addr)) {
-			lo = h;
-			goto found;
-		}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t i = cg_search_count_le(m->bounds, sizeof *m->bounds, m->nbounds, addr, &m->hint_bound);
 
-		if (m->bounds[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-found:
-	m->hint_bound = lo;
-	return lo < m->nbounds ? m->bounds[lo] : UINT64_MAX;
+	return i < m->nbounds ? m->bounds[i] : UINT64_MAX;
 }
 
 unsigned long cg_linemap_changes(const cg_linemap *m)

@@ -24,6 +24,7 @@
 #include <bfd.h>
 
 #include "array.h"
+#include "search.h"
 #include "symtab_bfd.h"
 #include "linemap.h"
 
@@ -614,29 +615,13 @@ void cg_symtab_release(cg_symtab *t)
 
 long cg_symtab_lookup(const cg_symtab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->n;
+	size_t below;
 
 	if (t->n == 0 || addr < t->syms[0].addr)
 		return -1;
-	/* greatest i with syms[i].addr <= addr */
-	if (t->addrs) {
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (t->addrs[mid] <= addr)
-				lo = mid;
-			else
-				hi = mid;
-		}
-	} else {
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (t->syms[mid].addr <= addr)
-				lo = mid;
-			else
-				hi = mid;
-		}
-	}
-	return addr <= t->syms[lo].end_addr ? (long)lo : -1;
+	/* greatest i with syms[i].addr <= addr: in the compact copy of the
+	 * addresses once there is one */
+	below = t->addrs ? cg_search_count_le(t->addrs, sizeof *t->addrs, t->n, addr, NULL)
+			 : cg_search_count_le(&t->syms[0].addr, sizeof *t->syms, t->n, addr, NULL);
+	return addr <= t->syms[below - 1].end_addr ? (long)(below - 1) : -1;
 }
