@@ -248,7 +248,9 @@ extern int (*cgc_real_sigaction)(int, const struct sigaction *, struct sigaction
 /* tick: the SIGPROF handler when sampling (SIGPROF is then chained like
  * the termination signals), NULL in calls mode. */
 void cgc_signals_install(void (*tick)(int, siginfo_t *, void *)) CGC_HIDDEN;
-/* A SIGPROF that is not one of our ticks: the program's disposition. */
+/* The handler of the signals we chain: runs the program's disposition
+ * (after the dump, for a fatal or terminating one); the tick handler
+ * passes it the SIGPROFs that are not our ticks. */
 void cgc_signal_forward(int sig, siginfo_t *si, void *uc) CGC_HIDDEN;
 /* SIGPROF goes to our handler, the program's is chained: the sleep
  * wrappers may hold it pending. */

@@ -20,7 +20,8 @@
  * SIGPROF, while we sample (cpu and wall modes), is chained the same way:
  * our timers tag their signals (sigev_value), the tick handler keeps those
  * and passes every other SIGPROF (setitimer, kill, raise, the program's own
- * timers) to on_signal, which runs the program's recorded disposition.
+ * timers) to cgc_signal_forward, which runs the program's recorded
+ * disposition.
  * The program's handler is recorded, never installed, so it cannot take
  * our ticks.  Its sa_mask is installed on our handler (it then applies to
  * our ticks too, for the few instructions they take); SA_RESTART is always
@@ -78,7 +79,6 @@ static int CGC_TEXT managed(int sig)
 	return 0;
 }
 
-static void CGC_TEXT on_signal(int sig, siginfo_t *si, void *uc);
 
 /* Installs our handler for sig with the program's mask and flags, so the
  * program's handler runs under the conditions it asked for. */
@@ -92,7 +92,7 @@ static int CGC_TEXT install_ours(int sig, const struct sigaction *prog)
 		sa.sa_flags = SA_SIGINFO | SA_RESTART | (prog->sa_flags & SA_ONSTACK);
 		return cgc_sys_sigaction(sig, &sa, NULL);
 	}
-	sa.sa_sigaction = on_signal;
+	sa.sa_sigaction = cgc_signal_forward;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | (prog->sa_flags & (SA_RESTART | SA_NODEFER));
 	if (prog->sa_handler == SIG_DFL)
 		sa.sa_flags |= SA_RESTART;
@@ -182,11 +182,6 @@ static void CGC_TEXT die_by_default(int sig, const siginfo_t *si)
 }
 
 void CGC_TEXT cgc_signal_forward(int sig, siginfo_t *si, void *uc)
-{
-	on_signal(sig, si, uc);
-}
-
-static void CGC_TEXT on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved_errno = errno;
 	struct sigaction prog = g_prog[sig];

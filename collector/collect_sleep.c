@@ -232,6 +232,20 @@ static int (*real_pselect)(int, fd_set *, fd_set *, fd_set *, const struct times
 static int (*real_epoll_pwait)(int, struct epoll_event *, int, int, const sigset_t *);
 static int (*real_sigsuspend)(const sigset_t *);
 
+/* Returns `call` with SIGPROF kept pending: with the program's mask, the
+ * call gets a copy with SIGPROF added; without one, SIGPROF is held
+ * around it.  `call` passes mask_ where the mask goes. */
+#define MASKED(type, mask, call)                                \
+	do {                                                    \
+		sigset_t copy_;                                 \
+		const sigset_t *mask_ = NULL;                   \
+		if (mask) {                                     \
+			mask_ = with_sigprof(mask, &copy_);     \
+			return (call);                          \
+		}                                               \
+		HELD(type, call);                               \
+	} while (0)
+
 /* mask with SIGPROF added, in *copy. */
 static const sigset_t *SLEEP_FN with_sigprof(const sigset_t *mask, sigset_t *copy)
 {
@@ -251,11 +265,7 @@ PRELOAD int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeou
 	REAL(real_ppoll, "ppoll", -1)
 	if (!ticking() || zero_timespec(timeout))
 		return real_ppoll(fds, nfds, timeout, mask);
-	if (mask) {
-		sigset_t copy;
-		return real_ppoll(fds, nfds, timeout, with_sigprof(mask, &copy));
-	}
-	HELD(int, real_ppoll(fds, nfds, timeout, NULL));
+	MASKED(int, mask, real_ppoll(fds, nfds, timeout, mask_));
 }
 
 PRELOAD int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *timeout,
@@ -264,11 +274,7 @@ PRELOAD int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, const struct t
 	REAL(real_pselect, "pselect", -1)
 	if (!ticking() || zero_timespec(timeout))
 		return real_pselect(nfds, rd, wr, ex, timeout, mask);
-	if (mask) {
-		sigset_t copy;
-		return real_pselect(nfds, rd, wr, ex, timeout, with_sigprof(mask, &copy));
-	}
-	HELD(int, real_pselect(nfds, rd, wr, ex, timeout, NULL));
+	MASKED(int, mask, real_pselect(nfds, rd, wr, ex, timeout, mask_));
 }
 
 PRELOAD int epoll_pwait(int epfd, struct epoll_event *events, int maxevents, int timeout,
@@ -277,11 +283,7 @@ PRELOAD int epoll_pwait(int epfd, struct epoll_event *events, int maxevents, int
 	REAL(real_epoll_pwait, "epoll_pwait", -1)
 	if (!ticking() || timeout == 0)
 		return real_epoll_pwait(epfd, events, maxevents, timeout, mask);
-	if (mask) {
-		sigset_t copy;
-		return real_epoll_pwait(epfd, events, maxevents, timeout, with_sigprof(mask, &copy));
-	}
-	HELD(int, real_epoll_pwait(epfd, events, maxevents, timeout, NULL));
+	MASKED(int, mask, real_epoll_pwait(epfd, events, maxevents, timeout, mask_));
 }
 
 PRELOAD int sigsuspend(const sigset_t *mask)
@@ -299,11 +301,7 @@ PRELOAD int __ppoll_chk(struct pollfd *fds, nfds_t nfds, const struct timespec *
 	REAL(real___ppoll_chk, "__ppoll_chk", -1)
 	if (!ticking() || zero_timespec(timeout))
 		return real___ppoll_chk(fds, nfds, timeout, mask, fdslen);
-	if (mask) {
-		sigset_t copy;
-		return real___ppoll_chk(fds, nfds, timeout, with_sigprof(mask, &copy), fdslen);
-	}
-	HELD(int, real___ppoll_chk(fds, nfds, timeout, NULL, fdslen));
+	MASKED(int, mask, real___ppoll_chk(fds, nfds, timeout, mask_, fdslen));
 }
 
 /* epoll_pwait2 (glibc 2.35, Linux 5.11) is epoll_pwait with a timespec;
@@ -319,12 +317,7 @@ PRELOAD int epoll_pwait2(int epfd, struct epoll_event *events, int maxevents,
 	REAL(real_epoll_pwait2, "epoll_pwait2", -1)
 	if (!ticking() || zero_timespec(timeout))
 		return real_epoll_pwait2(epfd, events, maxevents, timeout, mask);
-	if (mask) {
-		sigset_t copy;
-		return real_epoll_pwait2(epfd, events, maxevents, timeout,
-					 with_sigprof(mask, &copy));
-	}
-	HELD(int, real_epoll_pwait2(epfd, events, maxevents, timeout, NULL));
+	MASKED(int, mask, real_epoll_pwait2(epfd, events, maxevents, timeout, mask_));
 }
 
 /* ---- waiting for signals -------------------------------------------------
