@@ -122,22 +122,14 @@ typedef struct match_cache {
 	int known, match;
 } match_cache;
 
-static int name_matches(match_cache *c, const char *want, const char *name)
+/* Does s (a file: its base name) equal want?  Asked again with the same
+ * pointer, the cached outcome. */
+static int cached_match(match_cache *c, const char *want, const char *s, int is_file)
 {
-	if (!c->known || c->s != name) {
-		c->s = name;
+	if (!c->known || c->s != s) {
+		c->s = s;
 		c->known = 1;
-		c->match = strcmp(want, name) == 0;
-	}
-	return c->match;
-}
-
-static int file_matches(match_cache *c, const char *want, const char *file)
-{
-	if (!c->known || c->s != file) {
-		c->s = file;
-		c->known = 1;
-		c->match = file && strcmp(want, base_name(file)) == 0;
+		c->match = s && strcmp(want, is_file ? base_name(s) : s) == 0;
 	}
 	return c->match;
 }
@@ -191,8 +183,8 @@ static int collect_runs(const cg_gprof_analysis *a, run_search *rs, size_t nrs)
 		for (size_t i = 0; i < nrs; i++) {
 			run_search *r = &rs[i];
 			const pattern *p = r->p;
-			if ((p->file && !file_matches(&r->files, p->file, sym->file)) ||
-			    (p->name && !name_matches(&r->names, p->name, sym->name)))
+			if ((p->file && !cached_match(&r->files, p->file, sym->file, 1)) ||
+			    (p->name && !cached_match(&r->names, p->name, sym->name, 0)))
 				continue;
 			if (!p->line) {
 				if (add_to_run(r, s, e - 1))
