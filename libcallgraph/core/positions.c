@@ -212,8 +212,9 @@ static int add_self_entry(cg_profile *p, unsigned part, cg_fid f, uint64_t addr,
 	return 0;
 }
 
-/* What both public ways of adding a self position start with: part and function in range, the part's tables, `pos`'s
- * file interned and normalised against the function's. */
+/* What both public ways of adding a self position start with: part and
+ * function in range, the part's tables, `pos`'s file interned and
+ * normalised against the function's. */
 static int self_target(cg_profile *p, unsigned part, cg_fid f, const cg_position *pos,
 		       struct cg_pos_part **pp, const char **file)
 {

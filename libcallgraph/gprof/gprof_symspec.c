@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "gprof_internal.h"
 
 static const char *const default_excluded[] = {
@@ -152,14 +153,8 @@ static int add_to_run(run_search *r, uint32_t first, uint32_t last)
 		(*runs)[*n - 1].last = last;
 		return 0;
 	}
-	if (*n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 8;
-		gp_range *nr = realloc(*runs, cap * sizeof *nr);
-		if (!nr)
-			return CG_ENOMEM;
-		*runs = nr;
-		r->cap = cap;
-	}
+	if (cg_array_grow((void **)runs, &r->cap, *n + 1, sizeof **runs, 8))
+		return CG_ENOMEM;
 	(*runs)[(*n)++] = (gp_range){ first, last };
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <bfd.h>
 
+#include "array.h"
 #include "cgtree_symbols.h"
 #include "hashmap.h"
 #include "symtab_bfd.h"
@@ -171,14 +172,9 @@ static const char *line_function_name(cgt_symtab *t, const char *raw)
 		return t->line_names[i] ? t->line_names[i] : raw;
 	if (t->nline_names >= UINT32_MAX - 1)
 		return raw;
-	if (t->nline_names == t->capline_names) {
-		size_t cap = t->capline_names ? 2 * t->capline_names : 16;
-		char **v = realloc(t->line_names, cap * sizeof *v);
-		if (!v)
-			return raw;
-		t->line_names = v;
-		t->capline_names = cap;
-	}
+	if (cg_array_grow((void **)&t->line_names, &t->capline_names, t->nline_names + 1,
+			  sizeof *t->line_names, 16))
+		return raw;
 	char *dem = bfd_demangle(t->abfd, raw, DEMANGLE_FLAGS);
 	if (cg_hashmap_put(&t->line_name_index, key, (uint32_t)t->nline_names)) {
 		free(dem);

@@ -15,6 +15,7 @@
 
 #include "callgraph.h"
 #include "arc_cost.h"
+#include "array.h"
 #include "hashmap.h"
 #include "jumps.h"
 #include "options.h"
@@ -217,14 +218,9 @@ static int put_self_at(struct writer *w, uint64_t addr, uint32_t line, const cg_
 	put_costs_at(w, addr, line, c);
 	if (has_self_line(w))
 		return 0;
-	if (w->n_self_files == w->cap_self_files) {
-		size_t cap = w->cap_self_files ? 2 * w->cap_self_files : 8;
-		const char **grown = realloc(w->self_files, cap * sizeof *grown);
-		if (!grown)
-			return CG_ENOMEM;
-		w->self_files = grown;
-		w->cap_self_files = cap;
-	}
+	if (cg_array_grow((void **)&w->self_files, &w->cap_self_files, w->n_self_files + 1,
+			  sizeof *w->self_files, 8))
+		return CG_ENOMEM;
 	w->self_files[w->n_self_files++] = w->cur_in;
 	return 0;
 }
