@@ -19,6 +19,15 @@ cost_of() {  # FILE PATH
 	paths "$1" | awk -v p="$2" '$1 == p { sub("cost=", "", $5); print $5 }'
 }
 count_of() { awk '$1 == "count" { print $2 }' "$1"; }
+plain_run() {  # MODE: profsig MODE alone, into MODE-plain.txt
+	"$P" "$1" >"$1-plain.txt"
+	is "$1: runs fine without the collector" "$?" 0
+}
+profiled_run() {  # MODE TIME WHAT: the same under cgrun, output compared
+	"$BIN/cgrun" -q --time="$2" --hz=1000 -o "$1.cgt" "$P" "$1" >"$1-$2.txt"
+	is "$1, $2: exit status as without the collector" "$?" 0
+	cmp_files "$1, $2: $3" "$1-plain.txt" "$1-$2.txt"
+}
 cd "$WORK" || exit 1
 
 # Its own itimer at 50 Hz, the collector at 1000 Hz.
@@ -51,23 +60,15 @@ for mode in sigaction signal; do
 done
 
 # SIGPROFs it sends itself reach its handler, each exactly once.
-"$P" raise >raise-plain.txt
-is "raise: runs fine without the collector" "$?" 0
+plain_run raise
 is "raise: without the collector its handler ran once per signal" \
 	"$(grep -c 'sent 15, its handler ran 15 times' raise-plain.txt)" 1
-"$BIN/cgrun" -q --time=cpu --hz=1000 -o raise.cgt "$P" raise >raise-cpu.txt
-is "raise, cpu: exit status as without the collector" "$?" 0
-cmp_files "raise, cpu: raise, kill, pthread_kill reach its handler with its sa_mask" \
-	raise-plain.txt raise-cpu.txt
+profiled_run raise cpu "raise, kill, pthread_kill reach its handler with its sa_mask"
 ok "raise, cpu: the collector kept its samples" test "$(samples raise.cgt)" -ge 150
 
 # SIG_IGN: recorded, reported, and its SIGPROFs are ignored.
-"$P" ignore >ignore-plain.txt
-is "ignore: runs fine without the collector" "$?" 0
-"$BIN/cgrun" -q --time=cpu --hz=1000 -o ignore.cgt "$P" ignore >ignore-cpu.txt
-is "ignore, cpu: exit status as without the collector" "$?" 0
-cmp_files "ignore, cpu: an ignored SIGPROF does nothing, sigaction says SIG_IGN" \
-	ignore-plain.txt ignore-cpu.txt
+plain_run ignore
+profiled_run ignore cpu "an ignored SIGPROF does nothing, sigaction says SIG_IGN"
 ok "ignore, cpu: the collector kept its samples" test "$(samples ignore.cgt)" -ge 150
 
 # The default action: the program dies of its SIGPROF, after the profile
@@ -82,12 +83,8 @@ ok "default, cpu: the profile says SIGPROF ended it" grep -q '^ended signal [0-9
 
 # Its handler does not take the sleep wrappers' place: in wall mode our
 # ticks still wait while it sleeps, so its nanosleep is not cut short.
-"$P" sleep >sleep-plain.txt
-is "sleep: runs fine without the collector" "$?" 0
-"$BIN/cgrun" -q --time=wall --hz=1000 -o sleep.cgt "$P" sleep >sleep-wall.txt
-is "sleep, wall: exit status as without the collector" "$?" 0
-cmp_files "sleep, wall: nanosleep sleeps its time, no SIGPROF reaches the program" \
-	sleep-plain.txt sleep-wall.txt
+plain_run sleep
+profiled_run sleep wall "nanosleep sleeps its time, no SIGPROF reaches the program"
 nap=$(cost_of sleep.cgt main/nap)
 ok "sleep, wall: the sleep is charged to nap (${nap:-none} >= 240 ticks)" test "${nap:-0}" -ge 240
 
